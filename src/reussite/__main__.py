@@ -1,0 +1,5 @@
+import sys
+
+from reussite.cli import main
+
+sys.exit(main())

@@ -1,0 +1,50 @@
+"""Klondike (draw 1 and draw 3) and Fred's Spider."""
+
+from reussite.rules import (
+    Build,
+    Foundations,
+    FoundationTakes,
+    GameRules,
+    Redeal,
+    Space,
+    Stock,
+    StockAction,
+    Tableau,
+    Unit,
+)
+
+
+def klondike(id: str, draw: int, names: dict[str, str]) -> GameRules:
+    return GameRules(
+        id=id,
+        names=names,
+        packs=1,
+        tableau=Tableau(piles=tuple("d" * i + "u" for i in range(7)),
+                        build=Build.DOWN_ALTERNATE_COLOURS, unit=Unit.ALTERNATING_RUN,
+                        space=Space.KING),
+        foundations=Foundations(count=4, takes=FoundationTakes.UP_IN_SUIT, gives_back=True),
+        stock=Stock(action=StockAction.DRAW_TO_WASTE, draw=draw, redeal=Redeal.TURN_WASTE,
+                    redeals=None),
+        difficulty="easy" if draw == 1 else "medium",
+        related=("klondike", "klondike-draw-3", "athena", "minerva"),
+    )
+
+
+KLONDIKE = klondike("klondike", 1, {"en": "Klondike", "fr": "Klondike (le Solitaire classique)",
+                                    "ru": "Косынка"})
+KLONDIKE_DRAW_3 = klondike("klondike-draw-3", 3,
+                           {"en": "Klondike (draw 3)", "fr": "Klondike (par trois)",
+                            "ru": "Косынка (по три)"})
+
+FREDS_SPIDER = GameRules(
+    id="freds-spider",
+    names={"en": "Fred's Spider", "fr": "L'Araignée de Fred", "ru": "Паук Фреда"},
+    packs=2,
+    tableau=Tableau(piles=("uuuuu",) * 10, build=Build.DOWN_ANY_SUIT, unit=Unit.SAME_SUIT_RUN,
+                    space=Space.ANY),
+    foundations=Foundations(count=8, takes=FoundationTakes.UP_IN_SUIT, gives_back=True),
+    # Ten cards a deal, onto empty piles too; the last deal gives its four cards to piles 1-4.
+    stock=Stock(action=StockAction.DEAL_TO_TABLEAU),
+    difficulty="medium",
+    related=("spider", "astrocyte"),
+)

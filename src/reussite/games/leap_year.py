@@ -1,0 +1,58 @@
+"""Leap Year and Quadrennial: 4 packs, the 16 Aces on foundations built up regardless of suit,
+8 reserve piles fed by the stock. Quadrennial adds two redeals gathering the reserves."""
+
+from reussite.rules import (
+    Foundations,
+    FoundationTakes,
+    GameRules,
+    Redeal,
+    Reserve,
+    Stock,
+    StockAction,
+)
+
+LEAP_YEAR = GameRules(
+    id="leap-year",
+    names={"en": "Leap Year", "fr": "Année bissextile", "ru": "Високосный год"},
+    packs=4,
+    tableau=None,
+    reserve=Reserve(piles=("u",) * 8),
+    foundations=Foundations(count=16, takes=FoundationTakes.UP_ANY_SUIT, start_with_aces=True,
+                            between=True),
+    # An emptied reserve pile stays empty: the stock deals only onto the others.
+    stock=Stock(action=StockAction.DEAL_TO_RESERVE, skip_empty_piles=True),
+    difficulty="difficult",
+    related=("auld-lang-syne", "quadrennial"),
+    notes=("A reserve pile that has become empty stays empty; when all are empty the game is"
+           " lost.",),
+)
+
+QUADRENNIAL = GameRules(
+    id="quadrennial",
+    names={"en": "Quadrennial", "fr": "Quadriennale", "ru": "Четырёхлетие"},
+    packs=4,
+    tableau=None,
+    reserve=Reserve(piles=("u",) * 8),
+    foundations=Foundations(count=16, takes=FoundationTakes.UP_ANY_SUIT, start_with_aces=True,
+                            between=True),
+    stock=Stock(action=StockAction.DEAL_TO_RESERVE, skip_empty_piles=True,
+                redeal=Redeal.GATHER_RESERVES, redeals=2),
+    difficulty="medium",
+    related=("leap-year", "auld-lang-syne"),
+    notes=("Gathering: the reserve piles are picked up, the first pile first and each keeping its"
+           " order, and turned face down as the new stock: the first pile's bottom card is dealt"
+           " first.",),
+)
+
+AULD_LANG_SYNE = GameRules(
+    id="auld-lang-syne",
+    names={"en": "Auld Lang Syne", "fr": "Auld Lang Syne", "ru": "Старое доброе время"},
+    packs=1,
+    tableau=None,
+    reserve=Reserve(piles=("u",) * 4),
+    foundations=Foundations(count=4, takes=FoundationTakes.UP_ANY_SUIT, start_with_aces=True,
+                            between=True),
+    stock=Stock(action=StockAction.DEAL_TO_RESERVE),
+    difficulty="difficult",
+    related=("leap-year", "quadrennial"),
+)

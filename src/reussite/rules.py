@@ -1,0 +1,142 @@
+"""What a game *is*, declared as data: pile kinds and their policies.
+
+Each game of the catalogue is one :class:`GameRules` built from the small policy values
+below (see ``reussite/games/``). The engine reads these values; it knows no game by name.
+
+Deal patterns are strings read bottom to top, one letter a card: ``d`` face down, ``u`` face
+up. ``"dudu"`` is Athena's pile of four.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Build(Enum):
+    """How a card is placed on a tableau pile (always one rank lower than the top card)."""
+
+    DOWN_ANY_SUIT = "down, any suit"
+    DOWN_ALTERNATE_COLOURS = "down, alternating colours"
+    DOWN_SAME_SUIT = "down, same suit"
+
+
+class Unit(Enum):
+    """Which runs of cards may leave a tableau pile together (a single top card always may)."""
+
+    SAME_SUIT_RUN = "same-suit run"
+    ALTERNATING_RUN = "alternating run"
+
+
+class Space(Enum):
+    """What may be placed on an empty tableau pile."""
+
+    ANY = "any card"
+    KING = "a King or a run led by a King"
+
+
+class FoundationTakes(Enum):
+    """What a foundation accepts."""
+
+    COMPLETE_SUIT = "a complete same-suit run from King to Ace, in one move, onto an empty one"
+    UP_IN_SUIT = "up in suit from Ace, one card at a time"
+    UP_ANY_SUIT = "up regardless of suit from Ace, one card at a time"
+
+
+class StockAction(Enum):
+    """What a click on the stock does."""
+
+    DEAL_TO_TABLEAU = "deal one card face up onto each tableau pile"
+    DEAL_TO_RESERVE = "deal one card face up onto each reserve pile"
+    DRAW_TO_WASTE = "turn cards face up onto the waste"
+
+
+class Redeal(Enum):
+    """How an empty stock is formed again, when redeals are left."""
+
+    NONE = "no redeal"
+    TURN_WASTE = "turn the waste over, keeping its order"
+    GATHER_RESERVES = "gather the reserve piles, the first pile first, without shuffling"
+
+
+@dataclass(frozen=True)
+class Tableau:
+    piles: tuple[str, ...]
+    """The deal pattern of each pile, left to right (``"ddddddu"``)."""
+    build: Build
+    unit: Unit
+    space: Space = Space.ANY
+
+
+@dataclass(frozen=True)
+class Foundations:
+    count: int
+    takes: FoundationTakes
+    start_with_aces: bool = False
+    """The Aces are taken out before the shuffle and start on the foundations (one each)."""
+    gives_back: bool = False
+    """The top card may come back to the tableau."""
+    between: bool = False
+    """The top card may move to another foundation that accepts it."""
+    auto_collect: bool = False
+    """A complete same-suit run King..Ace on a tableau pile leaves it by itself (Spider)."""
+
+
+@dataclass(frozen=True)
+class Reserve:
+    piles: tuple[str, ...]
+    """The deal pattern of each reserve pile. Nothing is ever built on a reserve."""
+    to_tableau: bool = False
+    """The top card may go to the tableau (it may always go to a foundation)."""
+
+
+@dataclass(frozen=True)
+class Stock:
+    action: StockAction
+    draw: int = 1
+    """Cards turned onto the waste per click (DRAW_TO_WASTE)."""
+    not_while_empty_pile: bool = False
+    """Dealing is refused while any target pile is empty."""
+    skip_empty_piles: bool = False
+    """An emptied target pile stays empty: dealing skips it."""
+    redeal: Redeal = Redeal.NONE
+    redeals: int | None = 0
+    """How many times the stock may be formed again; ``None``: any number of times."""
+
+
+@dataclass(frozen=True)
+class GameRules:
+    id: str
+    names: dict[str, str]
+    """The game's name in English (``en``), French (``fr``) and Russian (``ru``)."""
+    packs: int
+    tableau: Tableau | None
+    foundations: Foundations
+    stock: Stock
+    suits: str = "SHDC"
+    cells: int = 0
+    reserve: Reserve | None = None
+    difficulty: str = "medium"
+    related: tuple[str, ...] = ()
+    spider_score: bool = False
+    """Familiar Spider scoring: 500, -1 per move, +100 per completed suit."""
+    notes: tuple[str, ...] = field(default=())
+    """Decisions taken on ambiguous points, in plain words."""
+
+    @property
+    def name(self) -> str:
+        return self.names["en"]
+
+    @property
+    def cards(self) -> int:
+        return self.packs * 52
+
+    @property
+    def has_waste(self) -> bool:
+        return self.stock.action is StockAction.DRAW_TO_WASTE
+
+    @property
+    def redeals_label(self) -> str:
+        if self.stock.redeals is None:
+            return "unlimited"
+        return str(self.stock.redeals)
