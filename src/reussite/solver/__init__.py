@@ -1,0 +1,1 @@
+"""The solver: search over engine positions (full information) and an honest player."""
