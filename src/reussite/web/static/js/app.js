@@ -343,6 +343,7 @@ function drawPile(pile, cards) {
     frag.append(c);
   }
   el.append(frag);
+  el.dataset.count = String(cards.length);
   el.classList.toggle("empty", !cards.length);
   el.classList.toggle("draw3", kind === "waste" && isDrawThree());
   el.setAttribute("aria-label", pileLabel(pile));
@@ -422,6 +423,7 @@ function updateChrome() {
   tick();
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
+  root.dataset.gameUid = v.id;
   root.dataset.number = String(v.number);
   root.classList.toggle("won", v.status === "won");
   showBanner(v.status);
@@ -464,8 +466,16 @@ function showBanner(status) {
 
 // ---------------------------------------------------------------- talking to the server
 
+let pending = 0;
+
+/** Actions run one after the other, each on the latest view; data-busy tells when all are done. */
 function enqueue(fn) {
-  chain = chain.then(fn).catch(reportError);
+  pending += 1;
+  root.dataset.busy = "1";
+  chain = chain.then(fn).catch(reportError).finally(() => {
+    pending -= 1;
+    if (!pending) root.dataset.busy = "0";
+  });
   return chain;
 }
 
@@ -694,7 +704,10 @@ function tapCard(pile, index) {
     if (m) return playMove(m);
     return undefined;
   }
-  if (sel && sel.pile !== pile) return moveSelectionTo(pile);
+  if (sel && sel.pile !== pile) {
+    state.lastTap = null; // the tap that ends a click-click move starts no double-tap
+    return moveSelectionTo(pile);
+  }
   if (sel && sel.pile === pile && sel.count === runCount(pile, index)) {
     deselect();
     return undefined;
