@@ -32,7 +32,7 @@ def shoot(browser: Any, base_url: str, game: str, size: tuple[int, int], out: Pa
     ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
     page = ctx.new_page()
     page.goto(f"{base_url}/games/{game}?number={DEAL}")
-    page.wait_for_function("document.querySelector('#game')?.dataset.busy === '0'"
+    page.wait_for_function("() => document.querySelector('#game')?.dataset.busy === '0'"
                            f" && document.querySelector('#game').dataset.number === '{DEAL}'")
     page.wait_for_selector(".card")
     scroll = page.evaluate("document.documentElement.scrollWidth")

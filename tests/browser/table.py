@@ -26,13 +26,13 @@ class Table:
         self.page.wait_for_selector("#game[data-version] .pile")
         if number is not None:
             self.page.wait_for_function(
-                f"document.querySelector('#game').dataset.number === '{number}'")
+                f"() => document.querySelector('#game').dataset.number === '{number}'")
         self.settle()
         return self
 
     def settle(self) -> None:
         """Wait until the client's queue is idle and no card is still gliding."""
-        self.page.wait_for_function("document.querySelector('#game').dataset.busy === '0'"
+        self.page.wait_for_function("() => document.querySelector('#game').dataset.busy === '0'"
                                     " && !document.getAnimations().some("
                                     "a => a.playState === 'running')")
 
@@ -49,7 +49,7 @@ class Table:
 
     def wait_version(self, version: int) -> None:
         self.page.wait_for_function(
-            f"Number(document.querySelector('#game').dataset.version) >= {version}")
+            f"() => Number(document.querySelector('#game').dataset.version) >= {version}")
         self.settle()
 
     def pile(self, pile: str) -> Any:

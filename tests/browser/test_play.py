@@ -130,7 +130,7 @@ def test_the_deal_number_field_replays_a_deal_and_the_url_carries_it(laptop: Any
     table = Table(laptop, base_url).open("astrocyte")
     laptop.fill("input.deal-number", "1234")
     laptop.keyboard.press("Enter")
-    laptop.wait_for_function("document.querySelector('#game').dataset.number === '1234'")
+    laptop.wait_for_function("() => document.querySelector('#game').dataset.number === '1234'")
     table.settle()
     assert laptop.url.endswith("/games/astrocyte?number=1234")
     expected = Position.deal(get_game("astrocyte"), 1234).player_view()
