@@ -214,7 +214,9 @@ function makePile(pile, view) {
     class: `pile pile-${kind}${fanned ? " fanned" : ""}`, "data-pile": pile, tabindex: "-1",
     role: "button",
   });
-  if (kind === "stock") el.append(h("span", { class: "count", "aria-hidden": "true" }));
+  if (kind === "stock" || (kind === "reserve" && !fanned)) {
+    el.append(h("span", { class: "count", "aria-hidden": "true" }));
+  }
   pileEls.set(pile, el);
   return el;
 }
@@ -237,7 +239,8 @@ function layout() {
   const ratio = 0.09; // gap / card width
   const fitW = (cols) => (W - 4) / (cols + (cols + 1) * ratio);
   // Height: top rows plus a pile of about three card heights must fit the screen.
-  const chrome = (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
+  const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
+  const chrome = above + (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
   const fitH = (lines) => (H - chrome) / ((lines + 2.4) * 1.4 + 0.3);
   let cols = Math.max(mainCols, lead + fCols + (nf ? 0.3 : 0));
   let lines = fLines;
@@ -289,7 +292,7 @@ function placeCards(pile) {
     });
     el.style.height = `${Math.round(y + ch)}px`;
   } else if (kind === "waste" && cards.length > 1 && el.classList.contains("draw3")) {
-    const shift = cw * 0.22;
+    const shift = cw * 0.3;
     cards.forEach((c, i) => {
       c.style.top = "0px";
       c.style.left = `${Math.round(Math.max(0, i - (cards.length - 3)) * shift)}px`;
@@ -347,8 +350,9 @@ function drawPile(pile, cards) {
   el.classList.toggle("empty", !cards.length);
   el.classList.toggle("draw3", kind === "waste" && isDrawThree());
   el.setAttribute("aria-label", pileLabel(pile));
+  const count = el.querySelector(".count");
+  if (count) count.textContent = cards.length > 1 || kind === "stock" ? String(cards.length || "") : "";
   if (kind === "stock") {
-    el.querySelector(".count").textContent = cards.length ? String(cards.length) : "";
     el.classList.toggle("can-redeal", !cards.length
       && state.view.legal_moves.some((m) => m.type === "stock"));
   }
@@ -418,7 +422,7 @@ function updateChrome() {
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
   const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
   els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
-  state.timerBase = v.elapsed_seconds || 0;
+  state.timerBase = Math.floor(v.elapsed_seconds || 0);
   state.timerStart = performance.now();
   tick();
   root.dataset.status = v.status;
