@@ -303,7 +303,7 @@ WORDS: dict[str, dict[str, str]] = {
                   "fr": r"\bpile vide accepte n.importe quelle carte\b",
                   "ru": r"\bпустую стопку можно положить любую карту\b"},
     # stock
-    "not while empty": {"en": r"\bnot allowed while\b", "fr": r"\binterdite? tant qu",
+    "not while empty": {"en": r"\brefuses to deal while\b", "fr": r"\btant qu.il reste une pile",
                         "ru": r"\bнельзя, пока\b"},
     "stays empty": {"en": r"\bstays empty\b", "fr": r"\breste vide\b",
                     "ru": r"\bостаётся пустой\b"},
