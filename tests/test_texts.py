@@ -339,6 +339,42 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
     return needs
 
 
+def contradicting_phrases(rules: GameRules) -> list[tuple[str, str]]:
+    """(section, phrase key) pairs that would state a rule the declaration does not have."""
+    st, fnd = rules.stock, rules.foundations
+    stock = "stock_waste" if rules.has_waste else "stock"
+    wrong = [("foundations", "never back" if fnd.gives_back else "comes back")]
+    if rules.has_waste:
+        wrong.append((stock, "draw 3" if st.draw == 1 else "draw 1"))
+    else:
+        if not st.not_while_empty_pile:
+            wrong.append((stock, "not while empty"))
+        if rules.reserve is not None and not st.skip_empty_piles:
+            wrong.append(("reserve", "stays empty"))
+    return wrong
+
+
+@pytest.mark.parametrize(("game_id", "lang"), CASES)
+def test_text_does_not_state_rules_the_game_lacks(game_id: str, lang: str) -> None:
+    """Auld Lang Syne deals onto empty reserve piles; Fred's Spider deals onto empty piles;
+    Klondike's foundations give cards back: their texts must not say otherwise."""
+    rules = CATALOGUE[game_id]
+    found = [
+        (key, phrase)
+        for key, phrase in contradicting_phrases(rules)
+        if re.search(WORDS[phrase][lang], section(game_id, lang, key).replace("\u00a0", " "),
+                     re.IGNORECASE)
+    ]
+    assert found == []
+
+
+def test_contradicting_phrases_follow_the_declaration() -> None:
+    assert ("reserve", "stays empty") in contradicting_phrases(get_game("auld-lang-syne"))
+    assert ("stock", "not while empty") in contradicting_phrases(get_game("freds-spider"))
+    assert ("stock_waste", "draw 1") in contradicting_phrases(get_game("athena"))
+    assert ("foundations", "comes back") in contradicting_phrases(get_game("astrocyte"))
+
+
 @pytest.mark.parametrize(("game_id", "lang"), CASES)
 def test_text_states_the_declared_rules(game_id: str, lang: str) -> None:
     rules = CATALOGUE[game_id]
