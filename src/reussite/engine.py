@@ -260,10 +260,19 @@ class Position:
         return self.foundation_cards == self._total
 
     def status(self) -> str:
-        """``"won"``, ``"lost"`` (no legal move remains) or ``"playing"``."""
+        """``"won"``, ``"lost"`` or ``"playing"``.
+
+        Lost: no legal move remains but moves of a card from one foundation to another. Such
+        a move never changes what can happen next (the two foundations swap their tops, so the
+        foundations accept the same cards as before), so it cannot save a game.
+        """
         if self.is_won():
             return "won"
-        return "playing" if self.raw_moves() else "lost"
+        foundations = self.layout.foundations
+        for src, dst, _ in self.raw_moves():
+            if src not in foundations or dst not in foundations:
+                return "playing"
+        return "lost"
 
     # ------------------------------------------------------------------ the stock
 
@@ -499,7 +508,8 @@ class Position:
                 ops.append((REDEAL,))
         elif not stock:
             # Gather the reserves: pile 0 first, each keeping its order, then turn the packet
-            # over, so that pile 0's bottom card is dealt first.
+            # over, so that pile 0's bottom card is dealt first. Every pile is empty now, so
+            # the redeal starts as the opening deal did: one card onto each reserve pile.
             for i in reversed(lay.reserves):
                 r = piles[i]
                 while r:
@@ -508,13 +518,20 @@ class Position:
                     ops.append((FLIP, 0))
             self.redeals_used += 1
             ops.append((REDEAL,))
+            self._deal_row(lay.reserves, ops)
         else:
-            for i in self._stock_targets():
-                if not stock:
-                    break
-                piles[i].append(stock.pop() | UP)
-                ops.append((TRANSFER, 0, i, 1))
-                ops.append((FLIP, i))
+            self._deal_row(self._stock_targets(), ops)
+
+    def _deal_row(self, targets: Iterable[int], ops: list[tuple[int, ...]]) -> None:
+        """One card from the stock face up onto each target pile, while the stock lasts."""
+        piles = self.piles
+        stock = piles[0]
+        for i in targets:
+            if not stock:
+                break
+            piles[i].append(stock.pop() | UP)
+            ops.append((TRANSFER, 0, i, 1))
+            ops.append((FLIP, i))
 
     def _collect_suits(self, ops: list[tuple[int, ...]]) -> None:
         """Spider: every complete K..A same-suit run on top of a pile leaves it by itself."""
@@ -584,6 +601,8 @@ class Position:
             return "A face-down card cannot move"
         fnd = rules.foundations
         if dkind == "reserve":
+            if skind == "reserve":
+                return "Cards never move between reserve piles"
             return "Nothing is ever built on a reserve pile"
         leaves_foundation = (dkind == "foundation" and not fnd.between
                              or dkind != "foundation" and not fnd.gives_back)
@@ -619,7 +638,7 @@ class Position:
             if n == 1:
                 return ("Single cards never go to a foundation: only a complete suit from"
                         " King to Ace")
-            if d:
+            if n == 13 and d:  # n cards of one suit in a run: 13 are King down to Ace
                 return "A completed suit goes onto an empty foundation"
             return "Only a complete same-suit run from King down to Ace goes to a foundation"
         if n > 1:

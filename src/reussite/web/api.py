@@ -11,13 +11,14 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
-from reussite.engine import Move, Position
+from reussite.engine import Move, Position, RawMove
 from reussite.games import CATALOGUE, UnknownGameError
 from reussite.web.i18n import choose_lang, move_sentence
 from reussite.web.models import (
+    GAME_IDS,
     CatalogueEntry,
     Error,
     GameStats,
@@ -35,7 +36,17 @@ from reussite.web.stats import player_stats
 from reussite.web.storage import GameRow
 from reussite.winnable import winnable_numbers
 
-router = APIRouter(prefix="/api", tags=["api"])
+
+def json_only(request: Request) -> None:
+    """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
+    if request.method == "POST":
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise HTTPException(415, "Send the body as JSON, with Content-Type:"
+                                     " application/json")
+
+
+router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(json_only)])
 
 Responses = dict[int | str, dict[str, Any]]
 NOT_FOUND: Responses = {404: {"model": Error, "description": "No such game for this player"}}
@@ -44,6 +55,7 @@ REFUSED: Responses = {
 STALE: Responses = {
     409: {"model": Error, "description": "The version is not the game's current one"}}
 POST_ERRORS: Responses = {
+    400: {"model": Error, "description": "The body cannot be read"},
     403: {"model": Error, "description": "A request from another site"},
     413: {"model": Error, "description": "The body is too large"},
     415: {"model": Error, "description": "The body is not JSON"},
@@ -65,9 +77,10 @@ def json_response(data: Any, status: int = 200) -> Response:
                     status_code=status, media_type="application/json")
 
 
-def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]]) -> dict[str, Any]:
+def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
+            raw: list[RawMove] | None = None) -> dict[str, Any]:
     """A game's view: what the player sees, and nothing of what lies face down."""
-    legal = [m.to_json() for m in pos.legal_moves()]
+    legal = [pos.to_move(m).to_json() for m in (pos.raw_moves() if raw is None else raw)]
     status = "won" if pos.is_won() else ("playing" if legal else "lost")
     return {
         "id": row.id, "game": row.game, "number": row.number, "version": row.version,
@@ -80,7 +93,8 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]]) -> dict[s
 
 
 def answer(outcome: Outcome, status: int = 200) -> Response:
-    return json_response(view_of(outcome.row, outcome.pos, outcome.events), status)
+    return json_response(view_of(outcome.row, outcome.pos, outcome.events, outcome.legal),
+                         status)
 
 
 def move_of(model: PileMove | StockMove) -> Move:
@@ -111,7 +125,8 @@ def new_game(request: Request, body: NewGame) -> Response:
 
 @router.get("/games", response_model=list[GameSummary], responses=REFUSED)
 def list_games(request: Request,
-               game: Annotated[str | None, Query(max_length=32)] = None,
+               game: Annotated[str | None, Query(max_length=32,
+                                                 json_schema_extra={"enum": GAME_IDS})] = None,
                status: Literal["playing", "won", "lost"] | None = None,
                limit: Annotated[int, Query(ge=1, le=100)] = 50) -> Response:
     """The caller's games, newest first (to resume an unfinished one)."""
