@@ -1021,6 +1021,9 @@ function start() {
     }
   });
   document.addEventListener("keydown", onGlobalKey);
+  document.addEventListener("pointerdown", (e) => {
+    if (els.settings.open && !els.settings.contains(e.target)) els.settings.open = false;
+  });
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
