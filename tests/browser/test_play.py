@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from reussite.engine import Position
 from reussite.games import get_game
 
@@ -13,6 +15,7 @@ from .table import Table, board_moves
 from .test_each_game import opening_number
 from .winning import winnable_spider_deal
 
+pytestmark = pytest.mark.browser
 
 def test_a_whole_game_is_won_through_clicks(browser: Any, base_url: str) -> None:
     number, line = winnable_spider_deal()

@@ -592,12 +592,16 @@ async function resume() {
       games = [];
     }
     const mine = (games || []).find((g) => g.game === gameId && g.status === "playing");
+    let view = null;
     if (mine) {
-      render(await api.view(mine.id));
-    } else {
-      const body = settings.winnableOnly ? { winnable: true } : {};
-      render(await api.newGame(gameId, body));
+      try {
+        view = await api.view(mine.id);
+      } catch (e) {
+        view = null; // gone since the list was made: deal a new one
+      }
     }
+    if (!view) view = await api.newGame(gameId, settings.winnableOnly ? { winnable: true } : {});
+    render(view);
   });
 }
 
