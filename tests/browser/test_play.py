@@ -209,3 +209,60 @@ def test_auto_collect_sends_a_safe_ace_home(browser: Any, base_url: str) -> None
     after = table.view()
     assert sum(len(c) for p, c in after["piles"].items() if p.startswith("foundation")) >= 1
     ctx.close()
+
+
+def test_controls_targets_double_click_restart_and_winnable_new_game(laptop: Any,
+                                                                      base_url: str) -> None:
+    rules = get_game("klondike")
+    number = next(n for n in range(1, 500)
+                  if any(m.kind == "move" and m.dst.startswith("foundation")
+                         and m.src.startswith("tableau")
+                         for m in Position.deal(rules, n).legal_moves()))
+    table = Table(laptop, base_url).open("klondike", number)
+    view = table.view()
+    opening = view["piles"]
+
+    # While a run is dragged, exactly its legal destinations light up; dropped back, nothing.
+    move = board_moves(view)[0]
+    x, y, _, _ = table.points(move["from"], move["count"], move["to"])
+    laptop.mouse.move(x, y)
+    laptop.mouse.down()
+    laptop.mouse.move(x + 20, y + 30, steps=3)
+    lit = set(laptop.eval_on_selector_all(".pile.target", "els => els.map(e => e.dataset.pile)"))
+    expected = {m["to"] for m in board_moves(view)
+                if m["from"] == move["from"] and m["count"] == move["count"]}
+    assert lit == expected
+    laptop.mouse.move(x, y, steps=3)
+    laptop.mouse.up()
+    table.settle()
+    assert table.view()["version"] == view["version"]
+    assert laptop.locator(".pile.target").count() == 0
+
+    # A double-click sends the card to a foundation.
+    ace = next(m for m in view["legal_moves"]
+               if m["type"] == "move" and m["to"].startswith("foundation"))
+    n = len(view["piles"][ace["from"]])
+    table.card(ace["from"], n - 1).dblclick()
+    table.wait_version(view["version"] + 1)
+    after = table.view()
+    assert len(after["piles"][ace["from"]]) == n - 1
+    assert sum(len(c) for p, c in after["piles"].items() if p.startswith("foundation")) == 1
+
+    # Restart deals the same deal again.
+    laptop.click("button[data-action=restart]")
+    table.wait_version(after["version"] + 1)
+    assert table.view()["piles"] == opening
+    assert laptop.inner_text(".stat-moves") == "0"
+
+    # "Winnable deals only": a new game is asked for with {"winnable": true}.
+    laptop.click(".settings summary")
+    laptop.check("input[name=winnableOnly]")
+    with laptop.expect_request(lambda r: r.url.endswith("/api/games")
+                               and r.method == "POST") as request:
+        laptop.click("button[data-action=new_game]")
+    assert request.value.post_data_json.get("winnable") is True
+    laptop.wait_for_function(f"() => document.querySelector('#game').dataset.gameUid"
+                             f" !== '{view['id']}'")
+    table.settle()
+    fresh = table.view()
+    assert laptop.url.endswith(f"?number={fresh['number']}")

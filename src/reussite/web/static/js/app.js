@@ -475,12 +475,23 @@ function isSafeCollect(m) {
   return [...other].every((s) => tops.some((c) => c[1] === s && rankOf(c) >= r - 1));
 }
 
+/** A new game; when no deal of this game is known to be winnable yet, say so and deal any. */
+async function newGame(body) {
+  try {
+    return await api.newGame(gameId, body);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 422 || !body.winnable) throw e;
+    toast(e.detail);
+    return api.newGame(gameId, {});
+  }
+}
+
 async function startGame(options, userAsked) {
   return enqueue(async () => {
     const body = {};
     if (options.number !== undefined) body.number = options.number;
     else if (settings.winnableOnly) body.winnable = true;
-    const v = await api.newGame(gameId, body);
+    const v = await newGame(body);
     state.selection = null;
     state.held = null;
     if (userAsked) {
@@ -515,7 +526,7 @@ async function resume() {
         view = null; // gone since the list was made: deal a new one
       }
     }
-    if (!view) view = await api.newGame(gameId, settings.winnableOnly ? { winnable: true } : {});
+    if (!view) view = await newGame(settings.winnableOnly ? { winnable: true } : {});
     render(view);
   });
 }
