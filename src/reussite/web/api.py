@@ -37,7 +37,7 @@ from reussite.web.storage import GameRow
 from reussite.winnable import winnable_numbers
 
 
-def json_only(request: Request) -> None:
+async def json_only(request: Request) -> None:
     """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
     if request.method == "POST":
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -104,7 +104,8 @@ def move_of(model: PileMove | StockMove) -> Move:
 
 
 @router.get("/catalogue", response_model=list[CatalogueEntry])
-def catalogue() -> Response:
+async def catalogue() -> Response:
+    """The games (no database: answered on the event loop)."""
     return json_response([
         {"id": g.id, "name": g.name, "names": dict(g.names), "decks": g.packs,
          "difficulty": g.difficulty, "redeals": g.stock.redeals, "related": list(g.related),
