@@ -9,6 +9,7 @@ database still holds that version, so several processes may serve one game in tu
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -33,6 +34,8 @@ from reussite.winnable import winnable_numbers
 
 RANDOM_DEAL_LIMIT = 1_000_000_000
 """Random deal numbers stay below this: short enough to read out and type."""
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""The shape of a game id (``secrets.token_urlsafe``)."""
 IDLE_CAP_MS = 120_000
 """A pause between two actions counts at most this long in a game's time."""
 
@@ -132,6 +135,8 @@ class Tables:
     # ------------------------------------------------------------------ reading
 
     def _load(self, player: str, game_id: str) -> Loaded:
+        if not GAME_ID.fullmatch(game_id):
+            raise NotFound(game_id)  # not one of our ids: no need to ask the database
         row = self.store.get_game(game_id, player)
         if row is None:
             raise NotFound(game_id)
