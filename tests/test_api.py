@@ -327,3 +327,19 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
     assert "connection refused" not in r.text
     monkeypatch.undo()
     assert client.get(f"/api/games/{view['id']}").status_code == 200
+
+
+def test_health_says_which_database_answers(client: TestClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    r = client.get("/api/health")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.json()["database"] in ("sqlite", "postgresql")
+    assert r.headers["cache-control"] == "no-store"
+
+    def down() -> None:
+        raise OperationalError("SELECT 1", {}, Exception("refused"))
+
+    monkeypatch.setattr(client.app.state.store, "ping", down)  # type: ignore[attr-defined]
+    assert client.get("/api/health").status_code == 503

@@ -24,6 +24,7 @@ from reussite.web.models import (
     GameStats,
     GameSummary,
     GameView,
+    Health,
     Hint,
     NewGame,
     PileMove,
@@ -74,7 +75,8 @@ def player(request: Request) -> str:
 
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
-                    status_code=status, media_type="application/json")
+                    status_code=status, media_type="application/json",
+                    headers={"cache-control": "no-store"})
 
 
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
@@ -199,6 +201,15 @@ def hint(request: Request, game_id: str) -> Response:
     lang = choose_lang(None, request.cookies.get("reussite_lang"),
                        request.headers.get("accept-language"))
     return json_response({"move": data, "text": move_sentence(lang, data)})
+
+
+@router.get("/health", response_model=Health,
+            responses={503: {"model": Error, "description": "The database does not answer"}})
+def health(request: Request) -> Response:
+    """Whether this process can reach the database (for load balancers and monitors)."""
+    store = tables(request).store
+    store.ping()
+    return json_response({"status": "ok", "database": store.dialect})
 
 
 @router.get("/stats", response_model=list[GameStats])

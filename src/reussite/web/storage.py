@@ -284,6 +284,11 @@ class Store:
                 settings.c.key == "secret_key")).scalar()
         return str(stored)
 
+    def ping(self) -> None:
+        """Raise (an OperationalError) unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     # ------------------------------------------------------------------ games
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
