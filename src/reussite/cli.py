@@ -43,12 +43,18 @@ def load_deal(game_id: str, number: int) -> Position:
 def games() -> None:
     """List the catalogue: id, name, packs, redeals, difficulty."""
     table = Table(title="Réussite — the catalogue")
-    for col in ("id", "name", "packs", "redeals", "difficulty", "related"):
+    # Ids are what the user types next: never cut them short, however narrow the terminal.
+    table.add_column("id", no_wrap=True, min_width=max(map(len, CATALOGUE)))
+    for col in ("name", "packs", "redeals", "difficulty"):
         table.add_column(col)
+    table.add_column("related", overflow="fold")
     for g in CATALOGUE.values():
         table.add_row(g.id, g.name, str(g.packs), g.redeals_label, g.difficulty,
                       ", ".join(g.related))
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:  # piped or captured: one line a game, for scripts and grep
+        console = Console(width=160)
+    console.print(table)
 
 
 @app.command()

@@ -595,8 +595,11 @@ class Position:
             return "A card cannot move onto its own pile"
         if n < 1:
             return "At least one card must move"
+        if not s:
+            return f"There is no card on {lay.ids[src]}"
         if n > len(s):
-            return f"There are only {len(s)} cards on {lay.ids[src]}"
+            return f"There {'is only 1 card' if len(s) == 1 else f'are only {len(s)} cards'}" \
+                f" on {lay.ids[src]}"
         if any(not c & UP for c in s[-n:]):
             return "A face-down card cannot move"
         fnd = rules.foundations
