@@ -181,3 +181,10 @@ def test_a_face_down_card_is_turned_up_as_soon_as_it_becomes_the_top_card() -> N
     pos = make_position("athena", {"tableau:0": "(4S) 9H (KD) 7C", "tableau:1": "8H"})
     pos.play(move("tableau:0", "tableau:1"))
     assert show(pos, "tableau:0") == "(4S) 9H KD"
+
+
+def test_a_foundation_card_comes_back_to_the_tableau_not_to_another_foundation() -> None:
+    """The top card of a foundation may come back to play onto a tableau pile: only there."""
+    pos = make_position("athena", {"foundation:0": "AS", "foundation:1": ""})
+    with pytest.raises(IllegalMoveError, match="not to a foundation"):
+        pos.play(move("foundation:0", "foundation:1"))

@@ -619,10 +619,13 @@ class Position:
             if skind == "reserve":
                 return "Cards never move between reserve piles"
             return "Nothing is ever built on a reserve pile"
-        leaves_foundation = (dkind == "foundation" and not fnd.between
-                             or dkind != "foundation" and not fnd.gives_back)
-        if skind == "foundation" and leaves_foundation:
-            return "Cards never come back from a foundation"
+        if skind == "foundation":
+            if dkind == "foundation" and not fnd.between:
+                if fnd.gives_back:
+                    return "A foundation's card may come back to the tableau, not to a foundation"
+                return "Cards never come back from a foundation"
+            if dkind != "foundation" and not fnd.gives_back:
+                return "Cards never come back from a foundation"
         if skind == "reserve" and dkind == "tableau" and not (rules.reserve
                                                                and rules.reserve.to_tableau):
             return "A reserve card may only go to a foundation"
