@@ -223,3 +223,17 @@ def test_a_face_down_card_turns_up_when_uncovered_and_back_down_on_undo() -> Non
     assert show(pos, "tableau:0") == "(3D) QC"
     pos.pop()
     assert show(pos, "tableau:0") == "(3D) (QC) 7H"
+
+
+def test_two_suits_completed_by_one_deal_both_leave() -> None:
+    """Every complete same-suit run on top of a pile is removed automatically, two at once too."""
+    hearts = SPADES_K_TO_2.replace("S", "H")
+    pos = full_table(tableau_2=f"(4D) {SPADES_K_TO_2}", tableau_5=hearts,
+                     stock="(5C) (5C) (5C) (5C) (AH) (5C) (5C) (AS) (5C) (5C)")
+    before = pos.copy()
+    pos.play(STOCK)
+    assert pos.suits_completed == 2
+    assert show(pos, "tableau:2") == "4D"
+    assert show(pos, "tableau:5") == ""
+    assert pos.pop() == STOCK
+    assert pos == before
