@@ -158,3 +158,13 @@ def test_a_stock_deal_is_taken_back_exactly() -> None:
     pos.play(STOCK)
     assert pos.pop() == STOCK
     assert pos == before
+
+
+def test_a_move_of_more_cards_than_a_pile_holds_is_refused_in_plain_words() -> None:
+    pos = make_position("leap-year", aces(reserve_0="5H", reserve_1="6C 7D"))
+    with pytest.raises(IllegalMoveError, match="There is no card on reserve:2"):
+        pos.play(move("reserve:2", "foundation:0"))
+    with pytest.raises(IllegalMoveError, match="There is only 1 card on reserve:0"):
+        pos.play(move("reserve:0", "foundation:0", 2))
+    with pytest.raises(IllegalMoveError, match="There are only 2 cards on reserve:1"):
+        pos.play(move("reserve:1", "foundation:0", 3))

@@ -611,6 +611,10 @@ class Position:
         if n < 1:
             return "At least one card must move"
         if n > len(s):
+            if not s:
+                return f"There is no card on {lay.ids[src]}"
+            if len(s) == 1:
+                return f"There is only 1 card on {lay.ids[src]}"
             return f"There are only {len(s)} cards on {lay.ids[src]}"
         if any(not c & UP for c in s[-n:]):
             return "A face-down card cannot move"
