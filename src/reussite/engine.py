@@ -660,7 +660,7 @@ class Position:
             if n == 1:
                 return ("Single cards never go to a foundation: only a complete suit from"
                         " King to Ace")
-            if d:
+            if n == 13 and d:  # n cards of one suit in a run: 13 are King down to Ace
                 return "A completed suit goes onto an empty foundation"
             return "Only a complete same-suit run from King down to Ace goes to a foundation"
         if n > 1:

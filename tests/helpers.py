@@ -1,0 +1,73 @@
+"""Helpers for tests: build a position by hand from pile strings, and read piles back.
+
+A pile string lists the cards of a pile from the bottom card to the top card, separated by
+spaces; a card in parentheses lies face down::
+
+    make_position("astrocyte", {"tableau:0": "(5H) KS QS", "cell:0": "7D", "stock": "(2C) (3C)"})
+
+Piles not named are empty. In the stock the last card is the one dealt next; stock cards are
+face down whether or not they are written in parentheses (the stock is never face up).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from reussite.cards import UP, card_code, parse_card
+from reussite.engine import Move, Position, layout_of
+from reussite.games import get_game
+
+
+def parse_pile(text: str) -> list[int]:
+    """Card values from a pile string such as ``"(5H) KS QS"`` (parentheses: face down)."""
+    cards: list[int] = []
+    for token in text.split():
+        if token.startswith("(") and token.endswith(")"):
+            cards.append(parse_card(token[1:-1]))
+        else:
+            cards.append(parse_card(token) | UP)
+    return cards
+
+
+def pile_text(cards: list[int]) -> str:
+    """The pile string of a list of card values (the inverse of :func:`parse_pile`)."""
+    return " ".join(card_code(c) if c & UP else f"({card_code(c)})" for c in cards)
+
+
+def make_position(game_id: str, piles: Mapping[str, str], *, redeals_used: int = 0,
+                  number: int = 0) -> Position:
+    """A position of ``game_id`` with the given piles (by pile id); the others are empty."""
+    rules = get_game(game_id)
+    pos = Position(rules, number, [[] for _ in layout_of(rules).ids], redeals_used)
+    for pid, text in piles.items():
+        if pid not in pos.layout.index:
+            raise KeyError(f"{game_id} has no pile {pid!r}")
+        cards = parse_pile(text)
+        if pid == "stock":
+            cards = [c & ~UP for c in cards]
+        pos.piles[pos.layout.index[pid]] = cards
+    return pos
+
+
+def pile_of(pos: Position, pile_id: str) -> str:
+    """The pile string of one pile of a position."""
+    return pile_text(pos.pile(pile_id))
+
+
+def piles_of(pos: Position) -> dict[str, str]:
+    """Every pile of a position as a pile string, keyed by pile id."""
+    return {pid: pile_text(p) for pid, p in zip(pos.layout.ids, pos.piles, strict=True)}
+
+
+def card_counts(pos: Position) -> Counter[str]:
+    """How many times each card code occurs in the position, face up or down."""
+    return Counter(card_code(c) for p in pos.piles for c in p)
+
+
+def move(src: str, dst: str, count: int = 1) -> Move:
+    """A move of the top ``count`` cards of ``src`` onto ``dst``."""
+    return Move("move", src, dst, count)
+
+
+STOCK = Move("stock")
