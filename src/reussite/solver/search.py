@@ -78,6 +78,9 @@ class SolveResult:
     moves: list[Move] = field(default_factory=list)
     states: int = 0
     seconds: float = 0.0
+    raw_line: list[RawMove] = field(default_factory=list)
+    """The winning line as raw moves; when ``unknown`` and asked for, the line that made the
+    most progress (cards turned up, cards home)."""
 
     def to_json(self) -> dict[str, object]:
         return {"status": self.status, "moves": [m.to_json() for m in self.moves],
@@ -303,9 +306,32 @@ class Budget:
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
+def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
+    """Cards turned up by the player's moves (not by deals) plus cards sent home (x2), over
+    the last ``steps`` moves."""
+    gain = 0
+    for _, ops in pos.history[-steps:]:
+        prev: tuple[int, ...] = ()
+        for op in ops:
+            if op[0] == 0:
+                if kinds[op[2]] == "foundation":
+                    gain += 2 * op[3]
+                elif kinds[op[1]] == "foundation":
+                    gain -= 2 * op[3]
+            elif op[0] == 1 and prev and prev[0] == 0 and prev[1] == op[1] \
+                    and kinds[op[1]] != "stock":
+                gain += 1
+            prev = op
+    return gain
+
+
 def solve(pos: Position, time_limit: float | None = 10.0,
-          max_states: int | None = None) -> SolveResult:
-    """Solve ``pos`` with full information. ``pos`` is left exactly as it was."""
+          max_states: int | None = None, best_line: bool = False) -> SolveResult:
+    """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
+
+    ``best_line``: when the budget runs out, also return the line that made the most progress
+    (the honest player's guidance on samples too hard to solve).
+    """
     start = time.perf_counter()
     budget = Budget(time_limit, max_states)
     info = knowledge(pos)
@@ -316,6 +342,9 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     path: list[Child] = []
     stack: list[list[Child]] = [info.children(pos, None)]
     index: list[int] = [0]
+    gains: list[int] = [0]
+    best_gain = 0
+    best: list[Child] = []
     states = 1
     status: Status = "lost"
     try:
@@ -326,6 +355,7 @@ def solve(pos: Position, time_limit: float | None = 10.0,
                 stack.pop()
                 index.pop()
                 if path:
+                    gains.pop()
                     for _ in path.pop():
                         pos.pop()
                 continue
@@ -350,14 +380,22 @@ def solve(pos: Position, time_limit: float | None = 10.0,
                 status = "unknown"
                 break
             path.append(step)
+            if best_line:
+                gain = gains[-1] + _progress(pos, len(step), info.kinds)
+                gains.append(gain)
+                if gain > best_gain:
+                    best_gain, best = gain, list(path)
+            else:
+                gains.append(0)
             stack.append(info.children(pos, (step[-1], len(pos.history[-1][1]))))
             index.append(0)
-        result_moves = [pos.to_move(m) for step in path for m in step] if status == "won" \
-            else []
+        line = path if status == "won" else best if status == "unknown" else []
+        raw_line = [m for step in line for m in step]
+        result_moves = [pos.to_move(m) for m in raw_line] if status == "won" else []
     finally:
         while len(pos.history) > depth0:
             pos.pop()
-    return SolveResult(status, result_moves, states, time.perf_counter() - start)
+    return SolveResult(status, result_moves, states, time.perf_counter() - start, raw_line)
 
 
 def is_stuck(pos: Position, max_states: int = 20_000) -> bool:
