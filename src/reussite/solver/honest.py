@@ -63,8 +63,8 @@ def visible_key(pos: Position) -> tuple[object, ...]:
 
 
 def ranked_moves(pos: Position, *, samples: int = 6, time_limit: float | None = 1.0,
-                 states_per_sample: int | None = 3_000, seed: int = 0
-                 ) -> list[tuple[float, RawMove]]:
+                 states_per_sample: int | None = 3_000, seed: int = 0,
+                 effort: list[int] | None = None) -> list[tuple[float, RawMove]]:
     """The legal moves with their votes, best first (see the module's docstring)."""
     from reussite.solver.hints import visible_score
 
@@ -82,6 +82,8 @@ def ranked_moves(pos: Position, *, samples: int = 6, time_limit: float | None = 
         sample = sample_position(pos, rng)
         result = solve(sample, time_limit=per_sample, max_states=states_per_sample,
                        best_line=True)
+        if effort is not None:
+            effort[0] += result.states
         if result.status == "won" and result.raw_line:
             votes[result.raw_line[0]] = votes.get(result.raw_line[0], 0.0) + 1.0
         elif result.status == "unknown" and result.raw_line:
@@ -122,11 +124,13 @@ def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0
     pos = pos.copy()
     seen: set[tuple[object, ...]] = {visible_key(pos)}
     turn = 0
+    effort = [0]
     while not pos.is_won() and turn < max_moves:
         if is_stuck(pos, max_states=2_000):
             break
         ranked = ranked_moves(pos, samples=samples, time_limit=time_per_move,
-                              states_per_sample=None, seed=seed * 7919 + turn)
+                              states_per_sample=None, seed=seed * 7919 + turn,
+                              effort=effort)
         chosen = None
         for _, m in ranked:
             pos.push_raw(m)
@@ -141,4 +145,4 @@ def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0
         pos.push_raw(chosen)
         turn += 1
     status = "won" if pos.is_won() else "lost"
-    return HonestGame(status, turn, 0, time.perf_counter() - start)
+    return HonestGame(status, turn, effort[0], time.perf_counter() - start)

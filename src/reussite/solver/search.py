@@ -57,7 +57,7 @@ from typing import Literal
 
 from reussite.cards import UP, build_deck
 from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, StockAction
+from reussite.rules import Build, FoundationTakes, GameRules, Space, StockAction
 
 Status = Literal["won", "lost", "unknown"]
 Child = tuple[RawMove, ...]
@@ -106,6 +106,7 @@ class GameKnowledge:
         self.safe_foundation = rules.foundations.takes is FoundationTakes.UP_IN_SUIT
         self.waste_safe = st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
         self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
+        self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
         # How many copies of each card value the deck holds.
         self.copies = [0] * 64
         for c in build_deck(rules.packs, rules.suits):
@@ -203,33 +204,68 @@ class GameKnowledge:
 
     def macro_children(self, pos: Position, scored: list[tuple[int, Child]], first_cell: int,
                        first_space: int) -> None:
-        """Clicks then a waste move, for every waste card the clicks reach."""
-        waste = pos.piles[self.waste]
-        start = (len(waste), pos.redeals_used)
-        seen = {start}
+        """Clicks then a waste move, for every waste card the clicks reach.
+
+        The clicks are followed on copies of the stock and waste, exactly as the engine deals
+        them; only the chosen child is then played through the engine.
+        """
+        piles = pos.piles
+        stock = list(piles[0])
+        waste = list(piles[self.waste])
+        st = self.rules.stock
+        redeals = pos.redeals_used
+        start = len(waste)
+        seen = {(start, redeals if self.limited_redeals else 0)}
         clicks = 0
-        try:
-            while True:
-                pos.push_raw(STOCK_RAW)
-                clicks += 1
-                state = (len(waste), pos.redeals_used if self.limited_redeals else 0)
-                if state in seen or (not self.limited_redeals and len(waste) == start[0]):
-                    break
-                seen.add(state)
-                moves = pos.raw_moves()
-                homes: set[tuple[int, int, int]] = set()
-                for m in moves:
-                    if m[0] != self.waste:
+        while True:
+            if stock:
+                for _ in range(min(st.draw, len(stock))):
+                    waste.append(stock.pop())
+            elif waste and st.redeals is None or redeals < (st.redeals or 0) and waste:
+                stock.extend(reversed(waste))
+                waste.clear()
+                redeals += 1
+            else:
+                return
+            clicks += 1
+            state = (len(waste), redeals if self.limited_redeals else 0)
+            if state in seen:
+                return
+            seen.add(state)
+            if waste:
+                self.waste_moves(pos, waste[-1] | UP, clicks, scored, first_space)
+
+    def waste_moves(self, pos: Position, c: int, clicks: int, scored: list[tuple[int, Child]],
+                    first_space: int) -> None:
+        """The moves of waste card ``c`` reached after ``clicks`` clicks (as the engine's)."""
+        piles = pos.piles
+        prefix = (STOCK_RAW,) * clicks
+        w = self.waste
+        takes = self.rules.foundations.takes
+        if takes is not FoundationTakes.COMPLETE_SUIT:
+            homes: set[tuple[int, int]] = set()
+            r = _RANK[c]
+            for f in self.foundations:
+                d = piles[f]
+                if d:
+                    top = d[-1]
+                    if _RANK[top] + 1 != r or self.safe_foundation and _SUIT[top] != _SUIT[c]:
                         continue
-                    score = self.score(pos, m, None, first_cell, first_space, homes)
-                    if score is not None:
-                        scored.append((min(score, SAFE - 1) - clicks,
-                                       (STOCK_RAW,) * clicks + (m,)))
-                if STOCK_RAW not in moves:
-                    break
-        finally:
-            for _ in range(clicks):
-                pos.pop()
+                elif r != 1:
+                    continue
+                home = (len(d), _SUIT[d[0]] if d and self.safe_foundation else -1)
+                if home not in homes:
+                    homes.add(home)
+                    scored.append((100 - clicks, prefix + ((w, f, 1),)))
+        for j in self.tableau:
+            d = piles[j]
+            if d:
+                if self.fits(c, d[-1]):
+                    bonus = 10 if _SUIT[d[-1]] == _SUIT[c] else 0
+                    scored.append((65 + bonus - clicks, prefix + ((w, j, 1),)))
+            elif (not self.king_only or _RANK[c] == 13) and (first_space < 0
+                                                              or j == first_space):
+                scored.append((65 - clicks, prefix + ((w, j, 1),)))
 
     def score(self, pos: Position, m: RawMove, last: tuple[RawMove, int] | None,
               first_cell: int, first_space: int,

@@ -29,12 +29,21 @@ def tried_range(game_id: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def listed(game_id: str) -> list[int]:
+    """The numbers in the game's list file (as :func:`reussite.winnable.winnable_numbers`)."""
+    path = list_path(game_id)
+    if not path.is_file():
+        return []
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
+    return [int(line) for line in lines if line]
+
+
 def last_tried(game_id: str) -> int:
     """The last deal number tried for this game (-1 when none)."""
     tried = tried_range(game_id)
     if tried:
         return tried[1]
-    numbers = winnable_numbers(game_id)
+    numbers = listed(game_id)
     return max(numbers) if numbers else -1
 
 
@@ -42,7 +51,7 @@ def extend_winnable(game_id: str, numbers: Iterable[int], tried: int) -> None:
     """Add ``numbers`` (proved winnable) to the game's list, and record ``tried``."""
     path = list_path(game_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    current = set(winnable_numbers(game_id)) | set(numbers)
+    current = set(listed(game_id)) | set(numbers)
     old = tried_range(game_id)
     lo, hi = (min(old[0], tried), max(old[1], tried)) if old else (tried, tried)
     lines = [f"# Deals of {game_id} proved winnable by the full-information solver",
