@@ -46,7 +46,11 @@ dominances documented below, each of which keeps ``lost`` exact.
   tableau (they are only tried first).
 
 **Move ordering.** Foundation moves first, then moves that turn a face-down card up or empty a
-pile, builds in suit, other moves, the stock, cells, and last cards taken off a foundation.
+pile, moves that put order into the tableau (a run taken off a card it does not fit, a run
+moved from a mixed-suit build onto its own suit, a card out of a cell, the waste or a
+reserve), then a deal from the stock, and only then the shuffles (a run moved off a card it
+already fits), moves to cells, and last cards taken off a foundation. A deal thus comes before
+the endless rearrangements of face-up cards that games with cells and any-suit building allow.
 """
 
 from __future__ import annotations
@@ -299,23 +303,28 @@ class GameKnowledge:
             ls, ld, ln = last[0]
             if ls == dst and ld == src and ln == n:
                 return None
-        score = 50
         rest = len(s) - n
+        c = s[rest]
+        same_suit_dst = bool(d) and _SUIT[d[-1]] == _SUIT[c]
         if skind == "tableau":
             if rest > 0 and not s[rest - 1] & UP:
-                score += 40
+                score = 90  # turns a card up
             elif rest == 0:
-                score += 20
-            elif self.fits(s[rest], s[rest - 1]):
-                score -= 25  # the run already sits where it belongs
-        if d and _SUIT[d[-1]] == _SUIT[s[-n]]:
-            score += 10
+                score = 70 if d else 40  # empties a pile
+            elif not self.fits(c, s[rest - 1]):
+                score = 65  # takes the run off a card it does not belong on
+            elif _SUIT[s[rest - 1]] != _SUIT[c] and same_suit_dst:
+                score = 60  # from a mixed-suit build to a same-suit one
+            else:
+                score = 20  # the run already sits where it belongs: a shuffle
+        elif skind == "foundation":
+            score = 5
+        else:
+            score = 65  # from a cell, the waste or a reserve
         if dkind == "cell":
-            score -= 35
-        if skind == "foundation":
-            score -= 45
-        if skind in ("cell", "waste", "reserve"):
-            score += 15
+            score = min(score, 50) - 35
+        elif same_suit_dst:
+            score += 5
         return score
 
 
