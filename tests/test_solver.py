@@ -126,3 +126,27 @@ def test_a_move_that_turns_a_card_up_is_no_clear_end() -> None:
 def test_a_game_in_progress_is_not_stuck() -> None:
     for game in ("klondike", "spider", "astrocyte", "leap-year", "athena"):
         assert not is_stuck(Position.deal(get_game(game), 1))
+
+
+def leap_year_position(reserves: list[list[str]], stock: list[str]) -> Position:
+    pos = Position.deal(get_game("leap-year"), 1)
+    lay = pos.layout
+    for i, codes in zip(lay.reserves, reserves, strict=True):
+        pos.piles[i] = [parse_card(c) | UP for c in codes]
+    pos.piles[0] = [parse_card(c) for c in stock]
+    return pos
+
+
+def test_leap_year_with_an_empty_stock_and_no_card_to_play_is_a_clear_end() -> None:
+    pos = leap_year_position([["2S", "KH"]] * 8, [])
+    assert pos.raw_moves() == [] and is_stuck(pos)
+
+
+def test_leap_year_with_a_deal_left_is_no_clear_end() -> None:
+    pos = leap_year_position([["2S", "KH"]] * 8, ["5D"] * 8)
+    assert not is_stuck(pos)
+
+
+def test_spider_with_every_pile_stuck_but_a_deal_left_is_no_clear_end() -> None:
+    pos = Position.deal(get_game("spider"), 1)
+    assert pos.piles[0] and not is_stuck(pos)
