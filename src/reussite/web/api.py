@@ -16,7 +16,7 @@ from fastapi.responses import Response
 
 from reussite.engine import Move, Position, RawMove
 from reussite.games import CATALOGUE, UnknownGameError
-from reussite.web.i18n import choose_lang, move_sentence
+from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -71,6 +71,12 @@ def tables(request: Request) -> Tables:
 def player(request: Request) -> str:
     p: str = request.state.player
     return p
+
+
+def lang_of(request: Request) -> str:
+    """The player's language, for the sentences of answers (hints, refusals)."""
+    return choose_lang(None, request.cookies.get("reussite_lang"),
+                       request.headers.get("accept-language"))
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -153,7 +159,7 @@ def _act(request: Request, game_id: str, action: str, version: int,
         else:
             outcome = getattr(t, action)(p, game_id, version)
     except Refused as e:
-        raise HTTPException(422, str(e)) from None
+        raise HTTPException(422, translate(lang_of(request), str(e))) from None
     return answer(outcome)
 
 
@@ -198,9 +204,7 @@ def hint(request: Request, game_id: str) -> Response:
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
     data = None if move is None else move.to_json()
-    lang = choose_lang(None, request.cookies.get("reussite_lang"),
-                       request.headers.get("accept-language"))
-    return json_response({"move": data, "text": move_sentence(lang, data)})
+    return json_response({"move": data, "text": move_sentence(lang_of(request), data)})
 
 
 @router.get("/health", response_model=Health,

@@ -29,6 +29,7 @@ from reussite.engine import (
 )
 from reussite.games import CATALOGUE, UnknownGameError, get_game
 from reussite.solver.hints import suggest_move
+from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
 from reussite.winnable import winnable_numbers
 
@@ -223,7 +224,7 @@ class Tables:
         lo = self._begin(player, game_id, version)
         if lo.row.cursor == 0:
             self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused("There is no move to undo")
+            raise Refused(N_("There is no move to undo"))
         events = steps_to_events(lo.pos, lo.pos.last_steps(), backwards=True)
         lo.pos.pop()
         change = self._change(lo, lo.row.cursor - 1, lo.row.length, undo=True)
@@ -234,7 +235,7 @@ class Tables:
         c = lo.row.cursor
         if c >= lo.row.length:
             self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused("There is no move to redo")
+            raise Refused(N_("There is no move to redo"))
         lo.pos.push(decode_move(lo.line[c]))
         events = steps_to_events(lo.pos, lo.pos.last_steps())
         change = self._change(lo, c + 1, lo.row.length)
