@@ -16,7 +16,7 @@ from fastapi.responses import Response
 
 from reussite.engine import Move, Position, RawMove
 from reussite.games import CATALOGUE, UnknownGameError
-from reussite.web.i18n import choose_lang, move_sentence
+from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -24,6 +24,7 @@ from reussite.web.models import (
     GameStats,
     GameSummary,
     GameView,
+    Health,
     Hint,
     NewGame,
     PileMove,
@@ -37,7 +38,7 @@ from reussite.web.storage import GameRow
 from reussite.winnable import winnable_numbers
 
 
-def json_only(request: Request) -> None:
+async def json_only(request: Request) -> None:
     """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
     if request.method == "POST":
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -72,9 +73,16 @@ def player(request: Request) -> str:
     return p
 
 
+def lang_of(request: Request) -> str:
+    """The player's language, for the sentences of answers (hints, refusals)."""
+    return choose_lang(None, request.cookies.get("reussite_lang"),
+                       request.headers.get("accept-language"))
+
+
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
-                    status_code=status, media_type="application/json")
+                    status_code=status, media_type="application/json",
+                    headers={"cache-control": "no-store"})
 
 
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
@@ -104,7 +112,8 @@ def move_of(model: PileMove | StockMove) -> Move:
 
 
 @router.get("/catalogue", response_model=list[CatalogueEntry])
-def catalogue() -> Response:
+async def catalogue() -> Response:
+    """The games (no database: answered on the event loop)."""
     return json_response([
         {"id": g.id, "name": g.name, "names": dict(g.names), "decks": g.packs,
          "difficulty": g.difficulty, "redeals": g.stock.redeals, "related": list(g.related),
@@ -150,7 +159,7 @@ def _act(request: Request, game_id: str, action: str, version: int,
         else:
             outcome = getattr(t, action)(p, game_id, version)
     except Refused as e:
-        raise HTTPException(422, str(e)) from None
+        raise HTTPException(422, translate(lang_of(request), str(e))) from None
     return answer(outcome)
 
 
@@ -195,9 +204,16 @@ def hint(request: Request, game_id: str) -> Response:
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
     data = None if move is None else move.to_json()
-    lang = choose_lang(None, request.cookies.get("reussite_lang"),
-                       request.headers.get("accept-language"))
-    return json_response({"move": data, "text": move_sentence(lang, data)})
+    return json_response({"move": data, "text": move_sentence(lang_of(request), data)})
+
+
+@router.get("/health", response_model=Health,
+            responses={503: {"model": Error, "description": "The database does not answer"}})
+def health(request: Request) -> Response:
+    """Whether this process can reach the database (for load balancers and monitors)."""
+    store = tables(request).store
+    store.ping()
+    return json_response({"status": "ok", "database": store.dialect})
 
 
 @router.get("/stats", response_model=list[GameStats])

@@ -157,3 +157,8 @@ class GameStats(BaseModel):
     wins_with_undo: int
     wins_with_hint: int
     wins_unaided: int
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    database: str = Field(description="sqlite or postgresql")
