@@ -26,6 +26,8 @@ const FALLBACK = {
 // Games whose tableau builds down in alternating colours: a low card is "safe" to collect
 // when both foundations of the other colour are near its rank.
 const ALTERNATING = new Set(["klondike", "klondike-draw-3", "athena", "minerva"]);
+const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", hint: "?", settings: "⚙" };
+
 // Games that draw three cards at a time: the waste shows its top three fanned.
 const DRAW_THREE = new Set(["klondike-draw-3", "athena"]);
 const DRAG_THRESHOLD = 5;
@@ -107,9 +109,13 @@ function fansReserves() {
 function buildChrome() {
   root.classList.add("reussite");
   root.textContent = "";
+  // Buttons carry an icon and a label; narrow screens show the icons only (the label stays
+  // the accessible name).
   const btn = (key, onclick, extra = {}) =>
-    h("button", { type: "button", class: `btn btn-${key}`, "data-action": key, onclick, ...extra },
-      t(key));
+    h("button", { type: "button", class: `btn btn-${key}`, "data-action": key, onclick,
+      "aria-label": t(key), ...extra },
+    h("span", { class: "icon", "aria-hidden": "true", text: ICONS[key] }),
+    h("span", { class: "label", text: t(key) }));
   els.number = h("input", {
     type: "number", min: "0", step: "1", inputmode: "numeric", class: "deal-number",
     "aria-label": t("deal_number"), name: "number",
@@ -167,7 +173,9 @@ function buildSettings() {
     saveSettings(settings);
   });
   return h("details", { class: "settings" },
-    h("summary", { text: t("settings") }),
+    h("summary", { "aria-label": t("settings"), title: t("settings") },
+      h("span", { class: "icon", "aria-hidden": "true", text: ICONS.settings }),
+      h("span", { class: "label", text: t("settings") })),
     h("div", { class: "settings-panel" },
       check("four_colours", "fourColours"),
       check("left_handed", "leftHanded"),
