@@ -113,7 +113,25 @@ def test_a_phone_plays_by_taps_without_horizontal_scrolling(phone: Any, base_url
     dst = table.pile(move["to"]).locator(".card").last.bounding_box()
     phone.touchscreen.tap(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2)
     table.wait_version(view["version"] + 1)
-    assert table.view()["moves"] == 1
+    view = table.view()
+    assert view["moves"] == 1
+
+    # A drag with a finger (touch events, as a phone sends them).
+    while not board_moves(view):
+        table.click_stock()
+        table.wait_version(view["version"] + 1)
+        view = table.view()
+    move = board_moves(view)[0]
+    x, y, tx, ty = table.points(move["from"], move["count"], move["to"])
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 9):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x + (tx - x) * k / 8, "y": y + (ty - 4 - y) * k / 8}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    table.wait_version(view["version"] + 1)
+    after = table.view()
+    assert len(after["piles"][move["to"]]) == len(view["piles"][move["to"]]) + move["count"]
 
 
 def test_face_down_cards_say_only_face_down(laptop: Any, base_url: str) -> None:
