@@ -59,7 +59,8 @@ class Table:
         return self.page.locator(f'.pile[data-pile="{pile}"] > .card[data-index="{index}"]')
 
     def toast(self) -> str:
-        text: str = self.page.inner_text(".toast.show")
+        """The last message shown (it stays in the live region after it fades)."""
+        text: str = self.page.inner_text(".toast")
         return text
 
     # ------------------------------------------------------------------ gestures
