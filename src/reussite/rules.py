@@ -56,7 +56,8 @@ class Redeal(Enum):
 
     NONE = "no redeal"
     TURN_WASTE = "turn the waste over, keeping its order"
-    GATHER_RESERVES = "gather the reserve piles, the first pile first, without shuffling"
+    GATHER_RESERVES = ("gather the reserve piles, the first pile first, without shuffling, and"
+                       " deal one card onto each reserve pile again")
 
 
 @dataclass(frozen=True)

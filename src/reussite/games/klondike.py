@@ -26,19 +26,20 @@ def klondike(id: str, draw: int, names: dict[str, str]) -> GameRules:
         stock=Stock(action=StockAction.DRAW_TO_WASTE, draw=draw, redeal=Redeal.TURN_WASTE,
                     redeals=None),
         difficulty="easy" if draw == 1 else "medium",
-        related=("klondike", "klondike-draw-3", "athena", "minerva"),
+        related=tuple(g for g in ("klondike", "klondike-draw-3") if g != id)
+        + ("athena", "minerva", "astrocyte"),
+        notes=("A foundation's top card may come back onto the tableau.",),
     )
 
 
-KLONDIKE = klondike("klondike", 1, {"en": "Klondike", "fr": "Klondike (le Solitaire classique)",
-                                    "ru": "Косынка"})
+KLONDIKE = klondike("klondike", 1, {"en": "Klondike", "fr": "Klondike", "ru": "Косынка"})
 KLONDIKE_DRAW_3 = klondike("klondike-draw-3", 3,
-                           {"en": "Klondike (draw 3)", "fr": "Klondike (par trois)",
-                            "ru": "Косынка (по три)"})
+                           {"en": "Klondike (draw 3)", "fr": "Klondike (trois cartes)",
+                            "ru": "Косынка (по три карты)"})
 
 FREDS_SPIDER = GameRules(
     id="freds-spider",
-    names={"en": "Fred's Spider", "fr": "L'Araignée de Fred", "ru": "Паук Фреда"},
+    names={"en": "Fred's Spider", "fr": "Fred's Spider", "ru": "Паук Фреда"},
     packs=2,
     tableau=Tableau(piles=("uuuuu",) * 10, build=Build.DOWN_ANY_SUIT, unit=Unit.SAME_SUIT_RUN,
                     space=Space.ANY),
@@ -46,5 +47,9 @@ FREDS_SPIDER = GameRules(
     # Ten cards a deal, onto empty piles too; the last deal gives its four cards to piles 1-4.
     stock=Stock(action=StockAction.DEAL_TO_TABLEAU),
     difficulty="medium",
-    related=("spider", "astrocyte"),
+    related=("spider", "spider-2-suits", "spider-1-suit", "astrocyte"),
+    notes=("The stock deals onto empty piles too; the sixth and last deal gives its 4 cards to"
+           " the first 4 piles.",
+           "Any Ace goes to an empty foundation (two foundations per suit); a foundation's top"
+           " card may come back onto the tableau.",),
 )
