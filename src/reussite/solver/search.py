@@ -408,7 +408,7 @@ def solve(pos: Position, time_limit: float | None = 10.0,
             step = steps[i]
             for m in step:
                 pos.push_raw(m)
-            if pos.is_won():
+            if not pos.piles[0] and pos.is_won():  # a win needs an empty stock
                 path.append(step)
                 status = "won"
                 break
