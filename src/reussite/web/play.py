@@ -27,7 +27,7 @@ from reussite.engine import (
     Position,
     RawMove,
 )
-from reussite.games import CATALOGUE, UnknownGameError, get_game
+from reussite.games import get_game
 from reussite.solver.hints import suggest_move
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
@@ -164,7 +164,7 @@ class Tables:
 
     def new_game(self, player: str, game: str, number: int | None,
                  winnable: bool = False) -> Outcome:
-        rules = get_game(game)  # UnknownGameError
+        rules = get_game(game)  # raises UnknownGameError
         if number is not None:
             check_deal_number(number)
         elif winnable:
@@ -259,5 +259,3 @@ class Tables:
             self.store.mark_hint(lo.row)
         return lo.row, lo.pos, move
 
-
-__all__ = ["CATALOGUE", "Conflict", "NotFound", "Refused", "Tables", "UnknownGameError"]
