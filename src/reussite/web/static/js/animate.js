@@ -52,26 +52,29 @@ export function animate(pileEls, rects, oldLens, events, { from = null, speed = 
   if (from) for (const [key, r] of from) origin.set(key, r);
   const ms = BASE_MS * speed;
   const stagger = Math.min(40, 400 / Math.max(1, events.length)) * speed;
+  // Measure every card before starting any animation (reads, then writes: one layout).
+  const todo = [];
   for (const [pile, el] of pileEls) {
     for (const c of el.querySelectorAll(":scope > .card")) {
       const key = `${pile}#${c.dataset.index}`;
       const start = origin.get(key) || (moved.has(key) ? null : rects.get(key));
-      if (!start) continue;
-      const end = c.getBoundingClientRect();
-      const dx = start.left - end.left;
-      const dy = start.top - end.top;
-      const flip = flips.has(key);
-      if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && !flip) continue;
-      const delay = moved.has(key) ? moved.get(key) * stagger : 0;
-      const frames = [
-        { transform: `translate(${dx}px, ${dy}px)${flip ? " scaleX(0.05)" : ""}` },
-        { transform: "none" },
-      ];
-      c.classList.add("moving");
-      const anim = c.animate(frames, { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)",
-        fill: "backwards" });
-      anim.onfinish = anim.oncancel = () => c.classList.remove("moving");
+      if (start) todo.push([c, key, start, c.getBoundingClientRect()]);
     }
+  }
+  for (const [c, key, start, end] of todo) {
+    const dx = start.left - end.left;
+    const dy = start.top - end.top;
+    const flip = flips.has(key);
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && !flip) continue;
+    const delay = moved.has(key) ? moved.get(key) * stagger : 0;
+    const frames = [
+      { transform: `translate(${dx}px, ${dy}px)${flip ? " scaleX(0.05)" : ""}` },
+      { transform: "none" },
+    ];
+    c.classList.add("moving");
+    const anim = c.animate(frames, { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)",
+      fill: "backwards" });
+    anim.onfinish = anim.oncancel = () => c.classList.remove("moving");
   }
 }
 

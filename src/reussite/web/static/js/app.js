@@ -187,7 +187,9 @@ function buildSettings() {
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
-  if (state.view) layout();
+  if (!state.view) return;
+  for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
+  layout();
 }
 
 /** Make the pile elements for this game (once per game kind). */
@@ -257,16 +259,23 @@ function layout() {
     state.compact = m.compact;
     for (const [pile, cards] of Object.entries(v.piles)) drawPile(pile, cards);
   }
-  for (const pile of ids) placeCards(pile);
+  placeAll();
+}
+
+/** Place the cards of every pile (the sizes stay: they depend on the screen, not the view). */
+function placeAll() {
+  // Read every pile's place first, then write: one layout pass instead of one per pile.
+  const ids = [...pileEls.keys()];
+  const tops = new Map(ids.map((p) => [p, pileEls.get(p).getBoundingClientRect().top]));
+  for (const pile of ids) placeCards(pile, tops.get(pile) + window.scrollY);
 }
 
 /** Position the cards of one pile; fanned piles squeeze to stay on the screen. */
-function placeCards(pile) {
+function placeCards(pile, top) {
   const el = pileEls.get(pile);
   const cards = [...el.querySelectorAll(":scope > .card")];
   const { cw, ch } = state.metrics;
   if (el.classList.contains("fanned")) {
-    const top = el.getBoundingClientRect().top + window.scrollY;
     const avail = Math.max(ch * 2.2, window.innerHeight + window.scrollY - top - 8);
     const fan = fanTops(cards.map((c) => c.classList.contains("up")), ch, avail, state.compact);
     cards.forEach((c, i) => {
@@ -288,6 +297,7 @@ function placeCards(pile) {
 // ---------------------------------------------------------------- drawing a view
 
 function render(view, opts = {}) {
+  const t0 = performance.now();
   const old = state.view;
   const rects = old && old.game === view.game && pileEls.size ? snapshot(pileEls) : null;
   const oldLens = old ? Object.fromEntries(Object.entries(old.piles).map(([p, c]) => [p, c.length]))
@@ -296,10 +306,19 @@ function render(view, opts = {}) {
     && Object.keys(old.piles).join() === Object.keys(view.piles).join();
   state.view = view;
   if (!sameKind) buildPiles(view);
-  for (const [pile, cards] of Object.entries(view.piles)) drawPile(pile, cards);
+  for (const [pile, cards] of Object.entries(view.piles)) {
+    // Only piles that changed are drawn again (the stock always: its look follows the moves).
+    if (!sameKind || pile === "stock" || !samePile(old.piles[pile], cards)) drawPile(pile, cards);
+  }
   updateChrome();
-  layout();
+  if (sameKind) placeAll();
+  else layout();
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
+  performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
+}
+
+function samePile(a, b) {
+  return a.length === b.length && a.every((e, i) => e.card === b[i].card && e.up === b[i].up);
 }
 
 function drawPile(pile, cards) {
@@ -312,7 +331,8 @@ function drawPile(pile, cards) {
   const first = Math.max(0, cards.length - keep);
   const frag = document.createDocumentFragment();
   for (let i = first; i < cards.length; i++) {
-    const c = cardElement(cards[i], cardLabel(cards[i]), state.compact);
+    const c = cardElement(cards[i], cardLabel(cards[i]),
+      { compact: state.compact, fourColours: settings.fourColours });
     c.dataset.index = String(i);
     c.dataset.pile = pile;
     frag.append(c);

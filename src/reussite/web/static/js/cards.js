@@ -1,8 +1,8 @@
-// Card faces, drawn as SVG by this module: one hidden sprite of <symbol>s, filled lazily.
-// A face is drawn once per card code and shown with <use>, so a table of 208 cards stays light.
-// Colours come from `currentColor` (set by CSS per suit), so the four-colour option is CSS only.
+// Card faces, drawn as SVG by this module. Each face is one small SVG document, made once per
+// card, size and colour scheme, and shown as the card's background image (a data: URL): the
+// browser decodes it once and paints it crisply at any size, and a card is a plain <div> with
+// no SVG tree to lay out, so a table of 208 cards redraws quickly.
 
-const NS = "http://www.w3.org/2000/svg";
 export const RANKS = "A23456789TJQK";
 export const SUITS = "SHDC";
 
@@ -15,7 +15,7 @@ const SUIT_PATHS = {
 };
 
 // Pip positions (x, y) in the card's 100×140 box, for ranks 2..10.
-const L = 29, M = 50, R = 71, T = 49, B = 125;
+const L = 29, M = 50, R = 71, T = 53, B = 126;
 const y = (f) => T + (B - T) * f;
 const PIPS = {
   2: [[M, y(0)], [M, y(1)]],
@@ -32,34 +32,20 @@ const PIPS = {
     [R, y(2 / 3)], [M, y(5 / 6)], [L, y(1)], [R, y(1)]],
 };
 
-let sprite = null;
-const drawn = new Set();
-
-function ensureSprite() {
-  if (sprite) return sprite;
-  sprite = document.createElementNS(NS, "svg");
-  sprite.setAttribute("aria-hidden", "true");
-  sprite.setAttribute("class", "card-sprite");
-  sprite.style.cssText = "position:absolute;width:0;height:0;overflow:hidden";
-  const defs = Object.entries(SUIT_PATHS)
-    .map(([s, d]) => `<symbol id="suit-${s}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`)
-    .join("");
-  sprite.innerHTML = defs;
-  document.body.prepend(sprite);
-  return sprite;
-}
+const INK = { S: "#1d1d1f", H: "#c8102e", D: "#c8102e", C: "#1d1d1f" };
+const FOUR_INK = { ...INK, D: "#1553b6", C: "#137a2c" };
+const faces = new Map();
 
 const pip = (s, x, yy, size, flip = false) => {
   const h = size / 2;
   const rot = flip ? ` transform="rotate(180 ${x} ${yy})"` : "";
-  return `<use href="#suit-${s}" x="${x - h}" y="${yy - h}" width="${size}" height="${size}"${rot}/>`;
+  return `<use href="#${s}" x="${x - h}" y="${yy - h}" width="${size}" height="${size}"${rot}/>`;
 };
 
-function faceMarkup(code, compact) {
+function faceMarkup(code, compact, ink) {
   const r = RANKS.indexOf(code[0]) + 1;
   const s = code[1];
   const label = code[0] === "T" ? "10" : code[0];
-  const id = `card-${code}${compact ? "-c" : ""}`;
   // The corner index: a big rank at the top left and the suit at the top right, both inside the
   // strip that stays visible when cards overlap in a pile. Compact faces (phones) enlarge the
   // index and keep one big pip in the centre: at 35 pixels wide, legibility beats ornament.
@@ -72,7 +58,7 @@ function faceMarkup(code, compact) {
   let centre = "";
   if (compact) {
     centre = r > 10
-      ? `<rect x="14" y="62" width="72" height="70" rx="6" fill="currentColor" fill-opacity="0.08" stroke="currentColor" stroke-width="2"/>`
+      ? `<rect x="14" y="62" width="72" height="70" rx="6" fill="${ink}" fill-opacity="0.08" stroke="${ink}" stroke-width="2"/>`
         + pip(s, 50, 97, 44)
       : pip(s, 50, 97, 58);
   } else if (r === 1) {
@@ -82,29 +68,30 @@ function faceMarkup(code, compact) {
     centre = PIPS[r].map(([px, py]) => pip(s, px, py, sz, py > 90)).join("");
   } else {
     // Court cards: a framed panel with a large serif letter and small suit marks.
-    centre = `<rect x="16" y="44" width="68" height="88" rx="5" fill="currentColor" fill-opacity="0.08" stroke="currentColor" stroke-width="1.5"/>`
+    centre = `<rect x="16" y="44" width="68" height="88" rx="5" fill="${ink}" fill-opacity="0.08" stroke="${ink}" stroke-width="1.5"/>`
       + `<text x="50" y="108" font-size="48" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif">${label}</text>`
       + pip(s, 27, 56, 14) + pip(s, 73, 120, 14, true);
   }
-  return `<symbol id="${id}" viewBox="0 0 100 140">`
-    + `<g fill="currentColor" font-family="Helvetica, Arial, sans-serif" font-weight="700">${rankText}${corner}${centre}</g></symbol>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140">`
+    + `<defs><symbol id="${s}" viewBox="0 0 100 100"><path d="${SUIT_PATHS[s]}"/></symbol></defs>`
+    + `<g fill="${ink}" stroke="none" font-family="Helvetica, Arial, sans-serif" font-weight="700">`
+    + `${rankText}${corner}${centre}</g></svg>`;
 }
 
-/** The id of the symbol drawing this card's face (drawn on first use). */
-export function faceSymbol(code, compact = false) {
-  const sp = ensureSprite();
-  const id = `card-${code}${compact ? "-c" : ""}`;
-  if (!drawn.has(id)) {
-    const holder = document.createElementNS(NS, "svg");
-    holder.innerHTML = faceMarkup(code, compact);
-    sp.appendChild(holder.firstChild);
-    drawn.add(id);
+/** The CSS background of a card's face (drawn on first use). */
+export function faceImage(code, compact = false, fourColours = false) {
+  const key = `${code}${compact ? "c" : ""}${fourColours ? "4" : ""}`;
+  let url = faces.get(key);
+  if (!url) {
+    const ink = (fourColours ? FOUR_INK : INK)[code[1]];
+    url = `url("data:image/svg+xml,${encodeURIComponent(faceMarkup(code, compact, ink))}")`;
+    faces.set(key, url);
   }
-  return id;
+  return url;
 }
 
-/** A card element: a face (with its SVG) or a back (CSS only). */
-export function cardElement(entry, label, compact = false) {
+/** A card element: a face (an SVG background) or a back (CSS only). */
+export function cardElement(entry, label, { compact = false, fourColours = false } = {}) {
   const el = document.createElement("div");
   el.className = "card";
   el.setAttribute("role", "img");
@@ -112,9 +99,7 @@ export function cardElement(entry, label, compact = false) {
   if (entry.up && entry.card) {
     el.classList.add("up", `suit-${entry.card[1]}`);
     el.dataset.card = entry.card;
-    const id = faceSymbol(entry.card, compact);
-    el.innerHTML = `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">`
-      + `<use href="#${id}"/></svg>`;
+    el.style.backgroundImage = faceImage(entry.card, compact, fourColours);
   } else {
     el.classList.add("down");
   }
