@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -84,22 +84,43 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
                                             max=65535)] = 8000,
           db: Annotated[str | None, typer.Option(
               help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
-                   " in ./data/reussite.sqlite3)")] = None) -> None:
+                   " in ./data/reussite.sqlite3)")] = None,
+          workers: Annotated[int, typer.Option(
+              help="Server processes sharing the port and the database", min=1,
+              max=64)] = 1,
+          access_log: Annotated[bool, typer.Option(
+              help="Log every request")] = True) -> None:
     """Run the web site (migrations are applied at start-up)."""
+    import os
+
     import uvicorn
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from reussite.web.app import create_app
+    from reussite.web.app import create_app, database_url
+    from reussite.web.storage import Store
 
+    url = database_url(db)
     try:
-        application = create_app(db)
+        if workers == 1:
+            application = create_app(url)
+        else:
+            store = Store(url)
+            store.migrate()
+            store.dispose()
     except ArgumentError as e:
         raise CliError(f"Not a database URL: {e}") from None
     except SQLAlchemyError as e:
         raise CliError(f"Cannot open the database: {type(e).__name__}:"
                        f" {str(e).splitlines()[0]}") from None
-    uvicorn.run(application, host=host, port=port, log_level="info",
-                proxy_headers=True, server_header=False)
+    options: dict[str, Any] = dict(host=host, port=port, log_level="info",
+                                   proxy_headers=True, server_header=False,
+                                   access_log=access_log)
+    if workers == 1:
+        uvicorn.run(application, **options)
+    else:
+        # Each worker process builds its own application from the environment.
+        os.environ["REUSSITE_DATABASE_URL"] = url
+        uvicorn.run("reussite.web.app:create_app", factory=True, workers=workers, **options)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
 from reussite import __version__
@@ -44,13 +45,23 @@ def validation_sentence(exc: RequestValidationError) -> str:
     if e.get("type") == "missing" and not loc:
         return "A JSON body is required"
     where = ".".join(loc)
-    msg = str(e.get("msg", "is invalid"))
+    msg = str(e.get("msg", "is invalid")).removeprefix("Value error, ")
     return f"Invalid {where}: {msg}" if where else f"Invalid request: {msg}"
 
 
 def wants_html(request: Request) -> bool:
     return not request.url.path.startswith(("/api/", "/openapi")) and \
         "text/html" in request.headers.get("accept", "")
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
@@ -83,10 +94,11 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         detail = exc.detail if isinstance(exc.detail, str) else "The request was refused"
         if exc.status_code == 404 and detail == "Not Found":
             detail = "There is nothing at this address"
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             detail = "This method is not allowed here"
-        return JSONResponse({"detail": detail}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+            headers = {"allow": ", ".join(allowed_methods(app, request))}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, exc: NotFound) -> Response:
