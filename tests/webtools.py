@@ -59,7 +59,7 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db_url],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy machine may take long to start a server
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             pytest.fail(f"the server stopped: {log.read_text()}")
