@@ -284,10 +284,11 @@ function placeCards(pile, top) {
     });
     el.style.height = `${fan.height}px`;
   } else if (el.classList.contains("draw3")) {
-    // Draw three: the top three cards of the waste fan out to the right.
+    // Draw three: the top three cards of the waste fan out, away from the stock.
+    const dir = settings.leftHanded ? -1 : 1;
     cards.forEach((c, i) => {
       c.style.top = "0px";
-      c.style.left = `${Math.round(Math.max(0, i - (cards.length - 3)) * cw * 0.3)}px`;
+      c.style.left = `${dir * Math.round(Math.max(0, i - (cards.length - 3)) * cw * 0.3)}px`;
     });
   } else {
     cards.forEach((c) => { c.style.top = "0px"; c.style.left = "0px"; });
