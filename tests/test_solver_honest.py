@@ -37,6 +37,7 @@ def test_a_hint_never_depends_on_a_face_down_card(game: str, number: int) -> Non
              for p in (pos, twin)]
     assert hints[0] is not None and hints[0] == hints[1]
     assert hints[0] in pos.raw_moves()
+    assert pos == Position.deal(get_game(game), number) and not pos.history  # left untouched
 
 
 def test_a_sample_looks_the_same_and_holds_the_same_cards() -> None:

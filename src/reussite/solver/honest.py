@@ -110,13 +110,24 @@ class HonestGame:
     seconds: float
 
 
+def _progress_mark(pos: Position) -> tuple[int, int, int]:
+    """Cards home, cards face down, cards in the stock (and waste): what a move may change for
+    good (turning the stock round changes none of them)."""
+    waste = pos.layout.waste
+    down = sum(1 for p in pos.piles[1:] for c in p if not c & UP)
+    return (pos.foundation_cards, down,
+            len(pos.piles[0]) + (len(pos.piles[waste]) if waste >= 0 else 0))
+
+
 def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0,
-                     samples: int = 4, max_moves: int = 2_000) -> HonestGame:
+                     samples: int = 4, max_moves: int = 2_000,
+                     patience: int = 120) -> HonestGame:
     """Play ``pos`` (a copy) to the end as the honest player; ``won`` or ``lost``.
 
     The game ends lost when no move is legal, when the clear-end detector says nothing can
-    change any more, or when every move the player would consider leads back to something it
-    has already seen (it would only go round in circles).
+    change any more, when every move the player would consider leads back to something it
+    has already seen (it would only go round in circles), or when ``patience`` moves in a row
+    brought no card home, turned no card up and dealt nothing (it gives up).
     """
     from reussite.solver.search import is_stuck
 
@@ -125,7 +136,8 @@ def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0
     seen: set[tuple[object, ...]] = {visible_key(pos)}
     turn = 0
     effort = [0]
-    while not pos.is_won() and turn < max_moves:
+    progress, progress_turn = _progress_mark(pos), 0
+    while not pos.is_won() and turn < max_moves and turn - progress_turn < patience:
         if is_stuck(pos, max_states=300):
             break
         legal = pos.raw_moves()
@@ -148,5 +160,8 @@ def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0
             break
         pos.push_raw(chosen)
         turn += 1
+        mark = _progress_mark(pos)
+        if mark != progress:
+            progress, progress_turn = mark, turn
     status = "won" if pos.is_won() else "lost"
     return HonestGame(status, turn, effort[0], time.perf_counter() - start)

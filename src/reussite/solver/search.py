@@ -40,10 +40,12 @@ dominances documented below, each of which keeps ``lost`` exact.
   sit on it (rank one lower; opposite colour / same suit / any suit as the game builds) is
   already on the foundations. Aces are always safe. (Klondike's classic rule: a card is safe once
   both opposite-colour cards one rank lower are home.) Only from the tableau, a cell, or a
-  draw-one waste: taking a card out of a draw-three waste changes the stock's grouping. Not used
-  for any-suit foundations (Leap Year), where a foundation left at rank ``r-1`` may be needed by
-  another rank-``r`` card, nor for Astrocyte's completed suits, which the player may keep on the
-  tableau (they are only tried first).
+  draw-one waste: taking a card out of a draw-three waste changes the stock's grouping. With a
+  draw-one waste turned over without limit, a safe card anywhere in the stock is played at once
+  (after the clicks that reach it): where the stock stands in its cycle then does not matter.
+  Not used for any-suit foundations (Leap Year), where a foundation left at rank ``r-1`` may be
+  needed by another rank-``r`` card, nor for Astrocyte's completed suits, which the player may
+  keep on the tableau (they are only tried first).
 
 **Move ordering.** Foundation moves first, then moves that turn a face-down card up or empty a
 pile, moves that put order into the tableau (a run taken off a card it does not fit, a run
@@ -205,6 +207,8 @@ class GameKnowledge:
         if self.waste >= 0 and STOCK_RAW in moves:
             self.macro_children(pos, scored, first_cell, first_space)
         scored.sort(key=lambda sm: -sm[0])
+        if scored and scored[0][0] >= SAFE:
+            return [scored[0][1]]
         return [m for _, m in scored]
 
     def macro_children(self, pos: Position, scored: list[tuple[int, Child]], first_cell: int,
@@ -261,7 +265,9 @@ class GameKnowledge:
                 home = (len(d), _SUIT[d[0]] if d and self.safe_foundation else -1)
                 if home not in homes:
                     homes.add(home)
-                    scored.append((100 - clicks, prefix + ((w, f, 1),)))
+                    safe = self.waste_safe and st_unlimited(self.rules) \
+                        and self.is_safe_to_foundation(pos, c)
+                    scored.append((SAFE if safe else 100 - clicks, prefix + ((w, f, 1),)))
         for j in self.tableau:
             d = piles[j]
             if d:
@@ -327,6 +333,12 @@ class GameKnowledge:
         elif same_suit_dst:
             score += 5
         return score
+
+
+def st_unlimited(rules: GameRules) -> bool:
+    """The waste may be turned over any number of times: every stock card can be reached
+    whenever wanted, so where the stock and waste stand in their cycle does not matter."""
+    return rules.stock.redeals is None
 
 
 _KNOWLEDGE: dict[str, GameKnowledge] = {}
