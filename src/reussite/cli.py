@@ -72,6 +72,30 @@ def deal(game: Annotated[str, typer.Argument(help="A game id, e.g. astrocyte")],
         console.print(f"{pid:>14}: {text}")
 
 
+@app.command()
+def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="The port to listen on", min=1,
+                                            max=65535)] = 8000,
+          db: Annotated[str | None, typer.Option(
+              help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
+                   " in ./data/reussite.sqlite3)")] = None) -> None:
+    """Run the web site (migrations are applied at start-up)."""
+    import uvicorn
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from reussite.web.app import create_app
+
+    try:
+        application = create_app(db)
+    except ArgumentError as e:
+        raise CliError(f"Not a database URL: {e}") from None
+    except SQLAlchemyError as e:
+        raise CliError(f"Cannot open the database: {type(e).__name__}:"
+                       f" {str(e).splitlines()[0]}") from None
+    uvicorn.run(application, host=host, port=port, log_level="info",
+                proxy_headers=True, server_header=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors: 2, one line)."""
     try:

@@ -1,0 +1,110 @@
+"""The application factory: ``create_app(database_url)`` gives the ASGI application.
+
+Run it with ``reussite serve``, or under any ASGI server as a factory, several processes on one
+PostgreSQL database (``uvicorn --factory reussite.web.app:create_app --workers 4``, the URL in
+``REUSSITE_DATABASE_URL``): no state lives only in a process's memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from importlib import resources
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+
+from reussite import __version__
+from reussite.web import api, pages
+from reussite.web.edge import Edge, player_signer
+from reussite.web.play import Conflict, NotFound, Tables
+from reussite.web.storage import Store, default_url
+
+log = logging.getLogger("reussite.web")
+
+
+def database_url(explicit: str | None = None) -> str:
+    """``explicit``, else ``REUSSITE_DATABASE_URL``, else SQLite in ./data."""
+    return explicit or os.environ.get("REUSSITE_DATABASE_URL") or default_url()
+
+
+def validation_sentence(exc: RequestValidationError) -> str:
+    """One readable sentence for pydantic's list of errors (the first one says enough)."""
+    errors = exc.errors()
+    if not errors:
+        return "The request is malformed"
+    e = errors[0]
+    if e.get("type") == "json_invalid":
+        return "The body is not valid JSON"
+    loc = [str(p) for p in e.get("loc", ()) if p != "body"]
+    if e.get("type") == "missing" and not loc:
+        return "A JSON body is required"
+    where = ".".join(loc)
+    msg = str(e.get("msg", "is invalid"))
+    return f"Invalid {where}: {msg}" if where else f"Invalid request: {msg}"
+
+
+def wants_html(request: Request) -> bool:
+    return not request.url.path.startswith(("/api/", "/openapi")) and \
+        "text/html" in request.headers.get("accept", "")
+
+
+def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
+    url = database_url(database)
+    store = Store(url)
+    if migrate:
+        store.migrate()
+    signer = player_signer(store.secret_key())
+
+    app = FastAPI(title="Réussite", version=__version__, docs_url=None, redoc_url=None,
+                  description="Patience games: play free online, no registration.")
+    app.state.store = store
+    app.state.tables = Tables(store)
+    app.state.signer = signer
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    static = resources.files("reussite.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
+    origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
+    app.add_middleware(Edge, signer=signer, allowed_origins=origins)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        return JSONResponse({"detail": validation_sentence(exc)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if wants_html(request):
+            return pages.error_page(request, exc.status_code, str(exc.detail))
+        detail = exc.detail if isinstance(exc.detail, str) else "The request was refused"
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "There is nothing at this address"
+        if exc.status_code == 405:
+            detail = "This method is not allowed here"
+        return JSONResponse({"detail": detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> Response:
+        return JSONResponse({"detail": "No such game"}, status_code=404)
+
+    @app.exception_handler(Conflict)
+    async def conflict(request: Request, exc: Conflict) -> Response:
+        return JSONResponse({"detail": "The game has changed since this version: reload it"},
+                            status_code=409)
+
+    async def unavailable(request: Request, exc: Exception) -> Response:
+        log.warning("database unavailable: %s", type(exc).__name__)
+        if wants_html(request):
+            return pages.error_page(request, 503, "The site is briefly unavailable")
+        return JSONResponse({"detail": "The database is briefly unavailable: try again"},
+                            status_code=503, headers={"retry-after": "2"})
+
+    app.add_exception_handler(OperationalError, unavailable)
+    app.add_exception_handler(DBAPIError, unavailable)
+    return app
+

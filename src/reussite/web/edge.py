@@ -1,0 +1,180 @@
+"""The edge of the site: what every request passes through before any route.
+
+- The anonymous player: a random id in a signed, HttpOnly, SameSite=Lax cookie, made on the
+  first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games).
+- Cross-site requests: a POST whose ``Sec-Fetch-Site`` or ``Origin`` says it comes from
+  another site is refused (403); API POSTs must be JSON (415 otherwise), which a cross-site
+  form cannot send without a CORS preflight, which this site never grants.
+- Bodies are read whole here, up to a limit (413 beyond it), so no route sees a huge payload.
+- Security headers on every answer: a Content-Security-Policy without inline scripts, no
+  sniffing, no framing, a strict referrer policy.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlsplit
+
+from itsdangerous import BadSignature, Signer
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PLAYER_COOKIE = "reussite_player"
+PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
+MAX_BODY = 32 * 1024
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "same-origin",
+    "cross-origin-opener-policy": "same-origin",
+}
+
+
+def player_signer(secret: str) -> Signer:
+    return Signer(secret, salt="reussite.player")
+
+
+def new_player_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Edge:
+    """Pure ASGI middleware (cheap: no per-request objects beyond the headers)."""
+
+    def __init__(self, app: ASGIApp, signer: Signer, max_body: int = MAX_BODY,
+                 allowed_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.signer = signer
+        self.max_body = max_body
+        self.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+
+    def player_from_cookie(self, header: str | None) -> str | None:
+        if not header or PLAYER_COOKIE not in header:
+            return None
+        cookie: SimpleCookie = SimpleCookie()
+        try:
+            cookie.load(header)
+        except Exception:
+            return None
+        morsel = cookie.get(PLAYER_COOKIE)
+        if morsel is None:
+            return None
+        try:
+            return self.signer.unsign(morsel.value).decode("ascii")
+        except (BadSignature, UnicodeDecodeError):
+            return None
+
+    def cross_site(self, headers: Headers) -> str | None:
+        """Why a state-changing request is refused as cross-site, or None."""
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return "Requests from another site are refused"
+        origin = headers.get("origin")
+        if origin is None:
+            return None
+        origin = origin.strip().lower().rstrip("/")
+        if origin in self.allowed_origins:
+            return None
+        host = (headers.get("host") or "").lower()
+        if origin == "null" or urlsplit(origin).netloc != host:
+            return "Requests from another site are refused"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        path: str = scope["path"]
+        player = self.player_from_cookie(headers.get("cookie"))
+        cookie_to_set = None
+        if player is None:
+            player = new_player_id()
+            if not path.startswith("/static/"):
+                secure = "; Secure" if scope.get("scheme") == "https" else ""
+                cookie_to_set = (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; "
+                                 f"Path=/; Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; "
+                                 f"SameSite=Lax{secure}")
+        scope.setdefault("state", {})["player"] = player
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                h = MutableHeaders(scope=message)
+                for k, v in SECURITY_HEADERS.items():
+                    if k not in h:
+                        h[k] = v
+                if cookie_to_set is not None:
+                    h.append("set-cookie", cookie_to_set)
+            await send(message)
+
+        if scope["method"] not in SAFE_METHODS:
+            is_api = path.startswith("/api/")
+            why = self.cross_site(headers)
+            if why is not None:
+                await self.refuse(send_with_headers, 403, why, is_api)
+                return
+            if is_api:
+                ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+                if ctype != "application/json":
+                    await self.refuse(send_with_headers, 415,
+                                      "Send the body as JSON, with Content-Type:"
+                                      " application/json", True)
+                    return
+            declared = headers.get("content-length")
+            if declared is not None and (not declared.isdigit()
+                                         or int(declared) > self.max_body):
+                await self.refuse(send_with_headers, 413, self.too_large(), is_api)
+                return
+            chunks: list[bytes] = []
+            size = 0
+            more = True
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    await self.refuse(send_with_headers, 413, self.too_large(), is_api)
+                    return
+                chunks.append(chunk)
+                more = message.get("more_body", False)
+            body = b"".join(chunks)
+            delivered = False
+
+            async def replay() -> Message:
+                nonlocal delivered
+                if not delivered:
+                    delivered = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
+
+    def too_large(self) -> str:
+        return f"The request body is too large (at most {self.max_body} bytes)"
+
+    @staticmethod
+    async def refuse(send: Send, status: int, detail: str, as_json: bool) -> None:
+        if as_json:
+            body = json.dumps({"detail": detail}).encode()
+            ctype = b"application/json"
+        else:
+            body = detail.encode()
+            ctype = b"text/plain; charset=utf-8"
+        headers: list[Any] = [(b"content-type", ctype),
+                              (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

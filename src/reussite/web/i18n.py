@@ -1,0 +1,157 @@
+"""Languages: English, French and Russian, from gettext catalogues (Babel).
+
+The catalogues are the ``.po`` files under ``locale/`` (committed, edited by translators).
+They are read when the application starts and compiled in memory, so a fresh clone needs no
+compile step. English is the source language: its texts are the message ids themselves.
+
+The language of a request: the ``lang`` query parameter (the language links), else the
+``lang`` cookie (remembered), else the browser's ``Accept-Language``, else English.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGS = ("en", "fr", "ru")
+DEFAULT_LANG = "en"
+LANG_NAMES = {"en": "English", "fr": "Français", "ru": "Русский"}
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction; it is translated later, where it is shown."""
+    return message
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English: the identity)."""
+    if lang == DEFAULT_LANG:
+        return gettext.NullTranslations()
+    path = resources.files("reussite.web") / "locale" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def parse_accept_language(header: str | None) -> str | None:
+    """The best of our languages in an ``Accept-Language`` header, or None.
+
+    >>> parse_accept_language("de-CH, fr-CA;q=0.8, ru;q=0.9")
+    'ru'
+    >>> parse_accept_language("de") is None
+    True
+    """
+    if not header:
+        return None
+    best: tuple[float, int, str] | None = None
+    for i, part in enumerate(header[:500].split(",")):
+        fields = part.strip().split(";")
+        tag = fields[0].strip().lower().split("-")[0]
+        q = 1.0
+        for f in fields[1:]:
+            f = f.strip()
+            if f.startswith("q="):
+                try:
+                    q = float(f[2:])
+                except ValueError:
+                    q = 0.0
+        if tag in LANGS and q > 0 and (best is None or (q, -i) > (best[0], best[1])):
+            best = (q, -i, tag)
+    return best[2] if best else None
+
+
+def choose_lang(query: str | None, cookie: str | None, accept: str | None) -> str:
+    for candidate in (query, cookie):
+        if candidate in LANGS:
+            return str(candidate)
+    return parse_accept_language(accept) or DEFAULT_LANG
+
+
+RANK_WORDS = (N_("ace"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"),
+              N_("seven"), N_("eight"), N_("nine"), N_("ten"), N_("jack"), N_("queen"),
+              N_("king"))
+
+UI_STRINGS: dict[str, str] = {
+    "new_game": N_("New game"),
+    "restart": N_("Restart"),
+    "undo": N_("Undo"),
+    "redo": N_("Redo"),
+    "hint": N_("Hint"),
+    "no_hint": N_("No move is possible"),
+    "deal_number": N_("Deal number"),
+    "moves": N_("Moves"),
+    "time": N_("Time"),
+    "score": N_("Score"),
+    "stock": N_("Stock"),
+    "waste": N_("Waste"),
+    "foundation": N_("Foundation"),
+    "cell": N_("Cell"),
+    "reserve": N_("Reserve"),
+    "tableau": N_("Tableau"),
+    "face_down": N_("face-down card"),
+    "empty": N_("empty"),
+    "won": N_("You won!"),
+    "lost": N_("No move is left: this game is lost"),
+    "stuck": N_("No useful move seems left"),
+    "play_again": N_("Play again"),
+    "settings": N_("Settings"),
+    "four_colours": N_("Four-colour suits"),
+    "left_handed": N_("Left-handed layout"),
+    "animation": N_("Animations"),
+    "auto_collect": N_("Collect cards to the foundations automatically"),
+    "winnable_only": N_("Only deals known to be winnable"),
+    # TRANSLATORS: how a card is named for screen readers, e.g. "seven of hearts".
+    "card_name": N_("{rank} of {suit}"),
+    **{f"rank_{i + 1}": w for i, w in enumerate(RANK_WORDS)},
+    "suit_S": N_("spades"),
+    "suit_H": N_("hearts"),
+    "suit_D": N_("diamonds"),
+    "suit_C": N_("clubs"),
+    "redeals_left": N_("Redeals left"),
+    "cards_left": N_("Cards left"),
+}
+
+
+def ui_strings(lang: str) -> dict[str, str]:
+    """The browser client's texts in ``lang`` (keys of docs/web-contract.md)."""
+    t = translations(lang)
+    return {key: t.gettext(text) for key, text in UI_STRINGS.items()}
+
+
+PILE_WORDS = {"stock": N_("the stock"), "waste": N_("the waste"),
+              "tableau": N_("tableau pile {n}"), "foundation": N_("foundation {n}"),
+              "cell": N_("cell {n}"), "reserve": N_("reserve pile {n}")}
+
+DIFFICULTY = {"easy": N_("easy"), "medium": N_("medium"), "difficult": N_("difficult"),
+              "hard": N_("hard"), "very hard": N_("very hard")}
+
+
+def pile_words(lang: str, pile_id: str) -> str:
+    """``tableau:3`` as a player reads it: "tableau pile 4" (counted from 1)."""
+    kind, _, n = pile_id.partition(":")
+    t = translations(lang)
+    pattern = t.gettext(PILE_WORDS.get(kind, pile_id))
+    return pattern.format(n=int(n) + 1) if n.isdigit() else pattern
+
+
+def move_sentence(lang: str, move: dict[str, Any] | None) -> str:
+    """A hint as a sentence: "Move 2 cards from tableau pile 1 to tableau pile 5"."""
+    t = translations(lang)
+    if move is None:
+        return t.gettext("No move is possible")
+    if move["type"] == "stock":
+        return t.gettext("Click the stock")
+    return t.ngettext("Move {count} card from {src} to {dst}",
+                      "Move {count} cards from {src} to {dst}", move["count"]).format(
+        count=move["count"], src=pile_words(lang, move["from"]),
+        dst=pile_words(lang, move["to"]))

@@ -1,0 +1,144 @@
+"""The JSON shapes of the HTTP API (pydantic): requests are checked against them, and the
+OpenAPI document at ``/openapi.json`` is generated from them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from reussite.deals import MAX_DEAL_NUMBER
+
+PILE_PATTERN = r"^(stock|waste|(tableau|foundation|cell|reserve):[0-9]{1,2})$"
+MAX_COUNT = 104
+"""No pile ever holds more cards than two packs."""
+MAX_VERSION = 2**31 - 1
+
+PileId = Annotated[str, Field(pattern=PILE_PATTERN, max_length=16,
+                              examples=["tableau:3", "cell:0", "foundation:1"])]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION, strict=True,
+                               description="The version of the view the player acts on")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PileMove(Strict):
+    """Move the top ``count`` cards of a pile onto another pile."""
+
+    type: Literal["move"]
+    from_: PileId = Field(alias="from")
+    to: PileId
+    count: int = Field(default=1, ge=1, le=MAX_COUNT, strict=True)
+
+
+class StockMove(Strict):
+    """A click on the stock: deal, draw, or turn the waste over, as the game's rules say."""
+
+    type: Literal["stock"]
+
+
+MoveModel = Annotated[PileMove | StockMove, Field(discriminator="type")]
+
+
+class NewGame(Strict):
+    game: str = Field(max_length=32, examples=["astrocyte"])
+    number: int | None = Field(default=None, ge=0, le=MAX_DEAL_NUMBER, strict=True,
+                               description="The deal number; a random one when absent")
+    winnable: bool = Field(default=False, strict=True,
+                           description="Pick a deal proved winnable (ignored with a number)")
+
+
+class PlayMove(Strict):
+    move: MoveModel
+    version: Version
+
+
+class VersionOnly(Strict):
+    version: Version
+
+
+class Error(BaseModel):
+    detail: str = Field(description="A sentence saying what went wrong")
+
+
+class CardEntry(BaseModel):
+    card: str | None = Field(description="The card's code, or null when it lies face down")
+    up: bool
+
+
+class Event(BaseModel):
+    """One step of the last action: ``move`` (from, to, count), ``flip`` (pile), ``redeal``."""
+
+    type: Literal["move", "flip", "redeal"]
+    from_: str | None = Field(default=None, alias="from")
+    to: str | None = None
+    count: int | None = None
+    pile: str | None = None
+
+
+class Names(BaseModel):
+    en: str
+    fr: str
+    ru: str
+
+
+class GameView(BaseModel):
+    id: str
+    game: str
+    number: int
+    version: int
+    status: Literal["playing", "won", "lost"]
+    piles: dict[str, list[CardEntry]]
+    legal_moves: list[PileMove | StockMove]
+    can_undo: bool
+    can_redo: bool
+    moves: int
+    score: int | None
+    redeals_left: int | None
+    elapsed_seconds: float
+    used_undo: bool
+    used_hint: bool
+    names: Names
+    events: list[Event]
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    number: int
+    status: Literal["playing", "won", "lost"]
+    moves: int
+    updated_at: str = Field(description="ISO 8601, UTC")
+
+
+class CatalogueEntry(BaseModel):
+    id: str
+    name: str
+    names: Names
+    decks: int
+    difficulty: str
+    redeals: int | None = Field(description="Redeals allowed; null: unlimited")
+    related: list[str]
+    winnable_deals: int = Field(description="How many deals are proved winnable")
+
+
+class Hint(BaseModel):
+    move: PileMove | StockMove | None
+    text: str
+
+
+class GameStats(BaseModel):
+    game: str
+    name: str
+    played: int
+    won: int
+    win_percent: float | None
+    current_streak: int
+    best_streak: int
+    best_time_seconds: float | None
+    fewest_moves: int | None
+    wins_with_undo: int
+    wins_with_hint: int
+    wins_unaided: int

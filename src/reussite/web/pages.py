@@ -1,0 +1,154 @@
+"""The HTML pages: the catalogue (``/``), one page per game, the statistics, the feedback form.
+
+Server-rendered with Jinja2, one environment per language with its gettext catalogue
+installed, so rendering is thread-safe. The game page holds ``#game``, which the browser
+client (``/static/js/app.js``) brings to life, and its texts in ``#ui-strings``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from itsdangerous import BadSignature, Signer
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from reussite.games import CATALOGUE, SEED_GAMES
+from reussite.rules import GameRules
+from reussite.web.i18n import (
+    DIFFICULTY,
+    LANG_NAMES,
+    LANGS,
+    N_,
+    choose_lang,
+    translations,
+    ui_strings,
+)
+from reussite.web.play import Tables
+from reussite.web.stats import player_stats
+
+router = APIRouter(include_in_schema=False)
+
+LANG_COOKIE = "reussite_lang"
+LANG_COOKIE_AGE = 365 * 24 * 3600
+MAX_FEEDBACK = 2000
+WEB = resources.files("reussite.web")
+
+
+@cache
+def environment(lang: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(WEB / "templates")),
+                      autoescape=select_autoescape(["html"]),
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def rules_text(game_id: str, lang: str) -> Markup | None:
+    """The rules of a game in ``lang``, an HTML fragment of ours (``texts/``), if written."""
+    path = WEB / "texts" / f"{game_id}.{lang}.html"
+    if not path.is_file():
+        return None
+    return Markup(path.read_text(encoding="utf-8"))
+
+
+def lang_of(request: Request) -> str:
+    return choose_lang(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                       request.headers.get("accept-language"))
+
+
+def feedback_signer(request: Request) -> Signer:
+    return Signer(request.app.state.signer.secret_keys[-1], salt="reussite.feedback")
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = lang_of(request)
+    t = translations(lang)
+    path = request.url.path
+    context.update(lang=lang, langs=[(code, LANG_NAMES[code], f"{path}?lang={code}")
+                                     for code in LANGS],
+                   game_name=lambda g: g.names.get(lang, g.name),
+                   difficulty=lambda g: t.gettext(DIFFICULTY.get(g.difficulty, g.difficulty)))
+    html = environment(lang).get_template(template).render(**context)
+    response = HTMLResponse(html, status_code=status)
+    response.headers["vary"] = "Accept-Language, Cookie"
+    response.headers["cache-control"] = "no-store"
+    if request.query_params.get("lang") in LANGS \
+            and request.cookies.get(LANG_COOKIE) != lang:
+        response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_AGE, httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https")
+    return response
+
+
+def error_page(request: Request, status: int, detail: str) -> HTMLResponse:
+    return render(request, "error.html", status=status, status_code=status, detail=detail)
+
+
+def tables(request: Request) -> Tables:
+    t: Tables = request.app.state.tables
+    return t
+
+
+@router.get("/", response_class=HTMLResponse)
+def catalogue_page(request: Request) -> HTMLResponse:
+    player: str = request.state.player
+    unfinished = tables(request).recent(player, None, "playing", 5)
+    seeds = [CATALOGUE[g] for g in SEED_GAMES]
+    relatives = [g for g in CATALOGUE.values() if g.id not in SEED_GAMES]
+    resume = [(CATALOGUE[r.game], r) for r in unfinished if r.game in CATALOGUE]
+    return render(request, "catalogue.html", seeds=seeds, relatives=relatives, resume=resume)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: str) -> HTMLResponse:
+    rules: GameRules | None = CATALOGUE.get(game_id)
+    if rules is None:
+        raise HTTPException(404, "There is no such game")
+    lang = lang_of(request)
+    player: str = request.state.player
+    related = [CATALOGUE[g] for g in rules.related if g in CATALOGUE and g != game_id]
+    token = feedback_signer(request).sign(player).decode()
+    return render(request, "game.html", rules=rules, related=related,
+                  rules_text=rules_text(game_id, lang), ui=ui_strings(lang),
+                  csrf=token, feedback=request.query_params.get("feedback"),
+                  max_feedback=MAX_FEEDBACK)
+
+
+@router.get("/stats", response_class=HTMLResponse)
+def stats_page(request: Request) -> HTMLResponse:
+    player: str = request.state.player
+    rows = player_stats(tables(request).store.player_games(player))
+    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
+
+
+@router.post("/feedback")
+async def post_feedback(request: Request) -> Response:
+    """The "something odd? tell us" form: a plain form post, with a token bound to the player."""
+    body = (await request.body()).decode("utf-8", errors="replace")
+    form = {k: v[0] for k, v in parse_qs(body, max_num_fields=10).items()}
+    player: str = request.state.player
+    try:
+        ok = feedback_signer(request).unsign(form.get("csrf", "")).decode() == player
+    except BadSignature:
+        ok = False
+    if not ok:
+        raise HTTPException(403, N_("The form has expired: reload the page and send it again"))
+    game = form.get("game")
+    if game not in CATALOGUE:
+        game = None
+    message = form.get("message", "").strip()
+    back = f"/games/{game}" if game else "/"
+    if not message or len(message) > MAX_FEEDBACK:
+        return RedirectResponse(f"{back}?feedback=invalid#feedback", status_code=303)
+    tables(request).store.add_feedback(player, game, lang_of(request), message)
+    return RedirectResponse(f"{back}?feedback=thanks#feedback", status_code=303)
+
+
+def iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M")

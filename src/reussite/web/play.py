@@ -1,0 +1,253 @@
+"""Games as the web site plays them: the engine's positions, rebuilt from storage.
+
+This layer knows no HTTP. It turns a player's action (new game, move, undo, redo, restart,
+hint) into one storage transaction and answers the game's view. A small per-process cache
+keeps recently used positions so that a move does not replay the whole line; it is only a
+cache: every entry is tagged with the version it was built at and is used only when the
+database still holds that version, so several processes may serve one game in turn.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from reussite.deals import check_deal_number
+from reussite.engine import (
+    FLIP,
+    REDEAL,
+    TRANSFER,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+)
+from reussite.games import CATALOGUE, UnknownGameError, get_game
+from reussite.solver.hints import suggest_move
+from reussite.web.storage import Change, GameRow, Store, now_ms
+from reussite.winnable import winnable_numbers
+
+RANDOM_DEAL_LIMIT = 1_000_000_000
+"""Random deal numbers stay below this: short enough to read out and type."""
+IDLE_CAP_MS = 120_000
+"""A pause between two actions counts at most this long in a game's time."""
+
+
+class NotFound(LookupError):
+    """No such game for this player (another player's game is not found either)."""
+
+
+class Conflict(Exception):
+    """The game has changed since the version the player saw."""
+
+
+class Refused(ValueError):
+    """A well-formed request that the game refuses now (illegal move, nothing to undo)."""
+
+
+def encode_move(move: Move) -> str:
+    return "stock" if move.kind == "stock" else f"{move.src} {move.dst} {move.count}"
+
+
+def decode_move(text: str) -> Move:
+    if text == "stock":
+        return Move("stock")
+    src, dst, count = text.split(" ")
+    return Move("move", src, dst, int(count))
+
+
+def steps_to_events(pos: Position, steps: tuple[tuple[int, ...], ...],
+                    backwards: bool = False) -> list[dict[str, Any]]:
+    """The engine's primitive steps as the contract's events (reversed for an undo)."""
+    ids = pos.layout.ids
+    events: list[dict[str, Any]] = []
+    for op in (reversed(steps) if backwards else steps):
+        if op[0] == TRANSFER:
+            _, src, dst, n = op
+            if backwards:
+                src, dst = dst, src
+            events.append({"type": "move", "from": ids[src], "to": ids[dst], "count": n})
+        elif op[0] == FLIP:
+            events.append({"type": "flip", "pile": ids[op[1]]})
+        elif op[0] == REDEAL:
+            events.append({"type": "redeal"})
+    return events
+
+
+@dataclass
+class Loaded:
+    """A game row with its position (``cursor`` moves played) and its whole line."""
+
+    row: GameRow
+    pos: Position
+    line: list[str]
+
+
+class PositionCache:
+    """The last positions used by this process, each tagged with its version (LRU)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[int, Position, list[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: str, version: int) -> tuple[Position, list[str]] | None:
+        """Remove and return the entry if it is at ``version`` (one request uses it at once)."""
+        with self._lock:
+            item = self._items.pop(game_id, None)
+        if item is None or item[0] != version:
+            return None
+        return item[1], item[2]
+
+    def put(self, game_id: str, version: int, pos: Position, line: list[str]) -> None:
+        with self._lock:
+            self._items[game_id] = (version, pos, line)
+            self._items.move_to_end(game_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+@dataclass
+class Outcome:
+    """What an action answers: the game row after it, its position, the events."""
+
+    row: GameRow
+    pos: Position
+    events: list[dict[str, Any]]
+
+
+class Tables:
+    """The games of every player, stored in a :class:`Store`."""
+
+    def __init__(self, store: Store, cache_size: int = 4096) -> None:
+        self.store = store
+        self.cache = PositionCache(cache_size)
+
+    # ------------------------------------------------------------------ reading
+
+    def _load(self, player: str, game_id: str) -> Loaded:
+        row = self.store.get_game(game_id, player)
+        if row is None:
+            raise NotFound(game_id)
+        cached = self.cache.take(row.id, row.version)
+        if cached is not None:
+            pos, line = cached
+        else:
+            pos = Position.deal(get_game(row.game), row.number)
+            line = self.store.line(row.id, row.length)
+            for m in line[:row.cursor]:
+                pos.push(decode_move(m))
+        return Loaded(row, pos, line)
+
+    def view(self, player: str, game_id: str) -> Outcome:
+        lo = self._load(player, game_id)
+        self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+        return Outcome(lo.row, lo.pos, [])
+
+    def recent(self, player: str, game: str | None, status: str | None,
+             limit: int = 50) -> list[GameRow]:
+        return self.store.list_games(player, game, status, limit)
+
+    # ------------------------------------------------------------------ actions
+
+    def new_game(self, player: str, game: str, number: int | None,
+                 winnable: bool = False) -> Outcome:
+        rules = get_game(game)  # UnknownGameError
+        if number is not None:
+            check_deal_number(number)
+        elif winnable:
+            numbers = winnable_numbers(game)
+            if not numbers:
+                raise Refused(f"No deal of {rules.name} has been proved winnable yet;"
+                              " start a game without 'winnable'")
+            number = numbers[secrets.randbelow(len(numbers))]
+        else:
+            number = secrets.randbelow(RANDOM_DEAL_LIMIT)
+        pos = Position.deal(rules, number)
+        row = self.store.create_game(secrets.token_urlsafe(12), player, game, number,
+                                     pos.status())
+        self.cache.put(row.id, row.version, pos, [])
+        return Outcome(row, pos, [])
+
+    def _commit(self, lo: Loaded, change: Change, events: list[dict[str, Any]],
+                line: list[str]) -> Outcome:
+        row = self.store.commit(lo.row, change)
+        if row is None:
+            raise Conflict(lo.row.id)
+        self.cache.put(row.id, row.version, lo.pos, line)
+        return Outcome(row, lo.pos, events)
+
+    def _begin(self, player: str, game_id: str, version: int) -> Loaded:
+        lo = self._load(player, game_id)
+        if lo.row.version != version:
+            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+            raise Conflict(game_id)
+        return lo
+
+    def _change(self, lo: Loaded, cursor: int, length: int, *, undo: bool = False,
+                append: str | None = None) -> Change:
+        row = lo.row
+        t = now_ms()
+        elapsed = row.elapsed_ms + max(0, min(t - row.updated_at, IDLE_CAP_MS))
+        status = lo.pos.status()
+        return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
+                      used_undo=row.used_undo or undo, used_hint=row.used_hint,
+                      append=append, won=status == "won" and row.won_at is None)
+
+    def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
+        lo = self._begin(player, game_id, version)
+        try:
+            lo.pos.play(move)
+        except (IllegalMoveError, InvalidMoveError) as e:
+            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+            raise Refused(str(e)) from None
+        events = steps_to_events(lo.pos, lo.pos.last_steps())
+        c = lo.row.cursor
+        text = encode_move(move)
+        change = self._change(lo, c + 1, c + 1, append=text)
+        return self._commit(lo, change, events, lo.line[:c] + [text])
+
+    def undo(self, player: str, game_id: str, version: int) -> Outcome:
+        lo = self._begin(player, game_id, version)
+        if lo.row.cursor == 0:
+            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+            raise Refused("There is no move to undo")
+        events = steps_to_events(lo.pos, lo.pos.last_steps(), backwards=True)
+        lo.pos.pop()
+        change = self._change(lo, lo.row.cursor - 1, lo.row.length, undo=True)
+        return self._commit(lo, change, events, lo.line)
+
+    def redo(self, player: str, game_id: str, version: int) -> Outcome:
+        lo = self._begin(player, game_id, version)
+        c = lo.row.cursor
+        if c >= lo.row.length:
+            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+            raise Refused("There is no move to redo")
+        lo.pos.push(decode_move(lo.line[c]))
+        events = steps_to_events(lo.pos, lo.pos.last_steps())
+        change = self._change(lo, c + 1, lo.row.length)
+        return self._commit(lo, change, events, lo.line)
+
+    def restart(self, player: str, game_id: str, version: int) -> Outcome:
+        """Back to the deal: every move is taken back and stays redoable (nothing is lost)."""
+        lo = self._begin(player, game_id, version)
+        had_moves = lo.row.cursor > 0
+        while lo.pos.history:
+            lo.pos.pop()
+        change = self._change(lo, 0, lo.row.length, undo=had_moves)
+        return self._commit(lo, change, [], lo.line)
+
+    def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
+        lo = self._load(player, game_id)
+        raw = suggest_move(lo.pos)
+        move = None if raw is None else lo.pos.to_move(raw)
+        self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+        if move is not None:
+            self.store.mark_hint(lo.row)
+        return lo.row, lo.pos, move
+
+
+__all__ = ["CATALOGUE", "Conflict", "NotFound", "Refused", "Tables", "UnknownGameError"]

@@ -1,0 +1,356 @@
+"""Storage: the games, their moves and the feedback, in SQLite or PostgreSQL (SQLAlchemy Core).
+
+The database is the only holder of a game's state; a server process keeps nothing that another
+process could not rebuild. A game is its deal (game id + deal number) and its *line*: the moves
+of the ``moves`` table, ``seq`` 0, 1, 2... The game's ``cursor`` splits the line into the moves
+played (``seq < cursor``) and the moves that redo would play again (``cursor <= seq < length``).
+
+Every change to a game is one transaction that starts with a conditional ``UPDATE ... WHERE
+version = :seen``: when two requests (from one process or from two) race on one game, the
+database lets exactly one of them through and the other sees zero rows updated (a conflict,
+HTTP 409). Nothing is answered to the player before that transaction has committed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import make_url
+
+metadata = MetaData()
+
+settings = Table(
+    "settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("game", String(32), nullable=False),
+    # Deal numbers go up to 2**64 - 1, beyond a signed 64-bit integer: kept as decimal text.
+    Column("number", String(20), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("cursor", Integer, nullable=False),
+    Column("length", Integer, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("used_undo", Boolean, nullable=False),
+    Column("used_hint", Boolean, nullable=False),
+    Column("elapsed_ms", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Column("won_at", BigInteger, nullable=True),
+    Column("won_moves", Integer, nullable=True),
+    Column("won_ms", BigInteger, nullable=True),
+    Column("won_used_undo", Boolean, nullable=True),
+    Column("won_used_hint", Boolean, nullable=True),
+    Index("ix_games_player_updated", "player_id", "updated_at"),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("move", String(40), nullable=False),
+    PrimaryKeyConstraint("game_id", "seq", name="pk_moves"),
+)
+
+feedback = Table(
+    "feedback", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), nullable=False),
+    Column("game", String(32), nullable=True),
+    Column("lang", String(8), nullable=False),
+    Column("message", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One row of ``games``, as read at one moment."""
+
+    id: str
+    player_id: str
+    game: str
+    number: int
+    version: int
+    cursor: int
+    length: int
+    status: str
+    used_undo: bool
+    used_hint: bool
+    elapsed_ms: int
+    created_at: int
+    updated_at: int
+    won_at: int | None
+    won_moves: int | None
+    won_ms: int | None
+    won_used_undo: bool | None
+    won_used_hint: bool | None
+
+    @classmethod
+    def from_mapping(cls, m: Any) -> GameRow:
+        return cls(
+            id=m["id"], player_id=m["player_id"], game=m["game"], number=int(m["number"]),
+            version=m["version"], cursor=m["cursor"], length=m["length"], status=m["status"],
+            used_undo=bool(m["used_undo"]), used_hint=bool(m["used_hint"]),
+            elapsed_ms=m["elapsed_ms"], created_at=m["created_at"],
+            updated_at=m["updated_at"], won_at=m["won_at"], won_moves=m["won_moves"],
+            won_ms=m["won_ms"],
+            won_used_undo=None if m["won_used_undo"] is None else bool(m["won_used_undo"]),
+            won_used_hint=None if m["won_used_hint"] is None else bool(m["won_used_hint"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one action does to a game row (and to its line of moves)."""
+
+    cursor: int
+    length: int
+    status: str
+    elapsed_ms: int
+    used_undo: bool
+    used_hint: bool
+    append: str | None = None
+    """A move written at ``seq = cursor - 1`` (the line beyond it is cut first)."""
+    won: bool = False
+    """The game has just been won for the first time."""
+
+
+DEFAULT_SQLITE_PATH = Path("data") / "reussite.sqlite3"
+
+
+def default_url() -> str:
+    return f"sqlite:///{DEFAULT_SQLITE_PATH}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    synchronous = os.environ.get("REUSSITE_SQLITE_SYNCHRONOUS", "NORMAL").upper()
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        synchronous = "NORMAL"
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA synchronous={synchronous}")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; for SQLite, the data folder is made and WAL + foreign keys set."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        if u.database and u.database != ":memory:":
+            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10, pool_pre_ping=True)
+
+
+class Store:
+    """Every read and write the web site makes, each in its own short transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.dialect = self.engine.dialect.name
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ schema
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (several processes may race)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location",
+                            str(resources.files("reussite.web") / "migrations"))
+        with self._migration_lock() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+            conn.commit()
+
+    @contextmanager
+    def _migration_lock(self) -> Iterator[Connection]:
+        """Serialise migrations: a PostgreSQL advisory lock, or a lock file beside SQLite."""
+        if self.dialect == "postgresql":
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT pg_advisory_lock(727274)"))
+                conn.commit()
+                try:
+                    yield conn
+                finally:
+                    conn.rollback()
+                    conn.execute(text("SELECT pg_advisory_unlock(727274)"))
+                    conn.commit()
+            return
+        database = make_url(self.url).database
+        if not database or database == ":memory:":
+            with self.engine.connect() as conn:
+                yield conn
+            return
+        with open(f"{database}.migrate-lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                with self.engine.connect() as conn:
+                    yield conn
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def secret_key(self) -> str:
+        """The key that signs cookies, made once and shared by every server process."""
+        env = os.environ.get("REUSSITE_SECRET_KEY")
+        if env:
+            return env
+        with self.engine.begin() as conn:
+            value = conn.execute(select(settings.c.value).where(
+                settings.c.key == "secret_key")).scalar()
+            if value is None:
+                # A racing process may write first: the first value wins, all read it back.
+                ins = (pg_insert if self.dialect == "postgresql" else sqlite_insert)(settings)
+                conn.execute(ins.values(key="secret_key", value=secrets.token_urlsafe(32))
+                             .on_conflict_do_nothing(index_elements=["key"]))
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(settings.c.value).where(
+                settings.c.key == "secret_key")).scalar()
+        return str(stored)
+
+    # ------------------------------------------------------------------ games
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow:
+        t = now_ms()
+        values = dict(id=game_id, player_id=player_id, game=game, number=str(number),
+                      version=0, cursor=0, length=0, status=status, used_undo=False,
+                      used_hint=False, elapsed_ms=0, created_at=t, updated_at=t,
+                      won_at=None, won_moves=None, won_ms=None, won_used_undo=None,
+                      won_used_hint=None)
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(**values))
+        return GameRow.from_mapping(values)
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            m = conn.execute(select(games).where(games.c.id == game_id,
+                                                 games.c.player_id == player_id)
+                             ).mappings().first()
+        return None if m is None else GameRow.from_mapping(m)
+
+    def line(self, game_id: str, length: int) -> list[str]:
+        """The first ``length`` moves of a game's line, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(moves.c.move).where(
+                moves.c.game_id == game_id, moves.c.seq < length).order_by(moves.c.seq)).all()
+        return [r[0] for r in rows]
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None:
+        """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
+        t = now_ms()
+        values: dict[str, Any] = dict(
+            version=row.version + 1, cursor=change.cursor, length=change.length,
+            status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
+            elapsed_ms=change.elapsed_ms, updated_at=t)
+        if change.won:
+            values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
+                          won_used_undo=change.used_undo, won_used_hint=change.used_hint)
+        with self.engine.begin() as conn:
+            # The conditional UPDATE comes first: it takes the row's write lock, so the
+            # version test and the writes below are one indivisible step.
+            done = conn.execute(update(games).where(
+                games.c.id == row.id, games.c.version == row.version).values(**values))
+            if done.rowcount != 1:
+                conn.rollback()
+                return None
+            if change.append is not None:
+                seq = change.cursor - 1
+                if row.length > seq:
+                    conn.execute(delete(moves).where(moves.c.game_id == row.id,
+                                                     moves.c.seq >= seq))
+                conn.execute(insert(moves).values(game_id=row.id, seq=seq,
+                                                  move=change.append))
+        merged = {f: getattr(row, f) for f in GameRow.__slots__}
+        merged.update(values)
+        merged["number"] = row.number
+        return GameRow.from_mapping(merged)
+
+    def mark_hint(self, row: GameRow) -> None:
+        """Note that a hint was shown (the position and its version do not change)."""
+        if row.used_hint:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == row.id).values(used_hint=True))
+
+    def list_games(self, player_id: str, game: str | None, status: str | None,
+                   limit: int) -> list[GameRow]:
+        q = select(games).where(games.c.player_id == player_id)
+        if game is not None:
+            q = q.where(games.c.game == game)
+        if status is not None:
+            q = q.where(games.c.status == status)
+        q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit)
+        with self.engine.connect() as conn:
+            return [GameRow.from_mapping(m) for m in conn.execute(q).mappings()]
+
+    def player_games(self, player_id: str) -> list[GameRow]:
+        """Every game of a player, oldest first (for the statistics)."""
+        q = select(games).where(games.c.player_id == player_id).order_by(
+            games.c.created_at, games.c.id)
+        with self.engine.connect() as conn:
+            return [GameRow.from_mapping(m) for m in conn.execute(q).mappings()]
+
+    # ------------------------------------------------------------------ feedback
+
+    def add_feedback(self, player_id: str, game: str | None, lang: str, message: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(feedback).values(player_id=player_id, game=game, lang=lang,
+                                                 message=message, created_at=now_ms()))
+
+    def feedback_messages(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            return [dict(m) for m in conn.execute(
+                select(feedback).order_by(feedback.c.id)).mappings()]

@@ -1,0 +1,104 @@
+"""Fixtures for the web tests: the application on SQLite and on PostgreSQL.
+
+PostgreSQL: ``REUSSITE_TEST_POSTGRES`` (CI sets it; then the server must be reachable) or the
+default local URL (skipped when nothing answers there). Each test session works in a schema
+of its own, made at the start and dropped at the end, so parallel sessions never meet.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def postgres_base_url() -> str | None:
+    """The PostgreSQL URL to test against, or None to skip (only when not asked for)."""
+    url = os.environ.get("REUSSITE_TEST_POSTGRES")
+    required = bool(url)
+    url = url or DEFAULT_POSTGRES
+    try:
+        import sqlalchemy
+
+        engine = sqlalchemy.create_engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception:
+        if required:
+            raise
+        return None
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own."""
+    base = postgres_base_url()
+    if base is None:
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
+    import sqlalchemy
+
+    schema = f"t_{secrets.token_hex(6)}"
+    admin = sqlalchemy.create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path: Path = tmp_path_factory.mktemp("db") / "reussite.sqlite3"
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="session", params=["sqlite", pytest.param("postgres",
+                                                                marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest) -> str:
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    url: str = request.getfixturevalue(name)
+    return url
+
+
+@pytest.fixture(scope="session")
+def app(database_url: str) -> Iterator[FastAPI]:
+    from reussite.web.app import create_app
+
+    application = create_app(database_url)
+    yield application
+    application.state.store.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_app(sqlite_url: str) -> Iterator[FastAPI]:
+    from reussite.web.app import create_app
+
+    application = create_app(sqlite_url)
+    yield application
+    application.state.store.dispose()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """A new browser: a new anonymous player (a fresh cookie jar)."""
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def sqlite_client(sqlite_app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(sqlite_app) as c:
+        yield c
