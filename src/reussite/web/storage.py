@@ -16,9 +16,10 @@ from __future__ import annotations
 import fcntl
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -183,7 +184,9 @@ def make_engine(url: str) -> Engine:
     if u.get_backend_name() == "sqlite":
         if u.database and u.database != ":memory:":
             Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10)
+        # A fixed pool as large as the server's thread pool: no connection is opened and
+        # closed again under load (each opening sets the pragmas below).
+        engine = create_engine(u, pool_size=40, max_overflow=0, pool_timeout=10)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10, pool_pre_ping=True)
@@ -196,9 +199,20 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.dialect = self.engine.dialect.name
+        # SQLite lets one writer in at a time and makes the others wait in its busy handler,
+        # which sleeps up to 100 ms a turn: under load, writes queue here instead, in order.
+        # (Several processes on one SQLite file still meet in the busy handler.)
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if self.dialect == "sqlite" else nullcontext())
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction (one at a time per process on SQLite)."""
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     # ------------------------------------------------------------------ schema
 
@@ -270,7 +284,7 @@ class Store:
                       used_hint=False, elapsed_ms=0, created_at=t, updated_at=t,
                       won_at=None, won_moves=None, won_ms=None, won_used_undo=None,
                       won_used_hint=None)
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(games).values(**values))
         return GameRow.from_mapping(values)
 
@@ -298,7 +312,7 @@ class Store:
         if change.won:
             values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                           won_used_undo=change.used_undo, won_used_hint=change.used_hint)
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
             done = conn.execute(update(games).where(
@@ -322,7 +336,7 @@ class Store:
         """Note that a hint was shown (the position and its version do not change)."""
         if row.used_hint:
             return
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(update(games).where(games.c.id == row.id).values(used_hint=True))
 
     def list_games(self, player_id: str, game: str | None, status: str | None,
@@ -346,7 +360,7 @@ class Store:
     # ------------------------------------------------------------------ feedback
 
     def add_feedback(self, player_id: str, game: str | None, lang: str, message: str) -> None:
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(feedback).values(player_id=player_id, game=game, lang=lang,
                                                  message=message, created_at=now_ms()))
 
