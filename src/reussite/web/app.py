@@ -22,6 +22,12 @@ from reussite import __version__
 from reussite.web import api, pages
 from reussite.web.edge import Edge, player_signer
 from reussite.web.play import Conflict, NotFound, Tables
+from reussite.web.ratelimit import (
+    DEFAULT_ANONYMOUS_LIMIT,
+    DEFAULT_PLAYER_LIMIT,
+    RateLimit,
+    rate_from_env,
+)
 from reussite.web.storage import Store, default_url
 
 log = logging.getLogger("reussite.web")
@@ -70,6 +76,10 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     static = resources.files("reussite.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
+    # Inside the edge (which names the player), so a 429 carries the site's headers too.
+    app.add_middleware(RateLimit, player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
+                       anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
+                                               DEFAULT_ANONYMOUS_LIMIT))
     app.add_middleware(Edge, signer=signer, allowed_origins=origins)
 
     @app.exception_handler(RequestValidationError)
