@@ -286,3 +286,35 @@ def test_openapi_document_describes_the_api(client: TestClient) -> None:
     moves = paths["/api/games/{game_id}/moves"]["post"]["responses"]
     assert {"200", "404", "409", "422"} <= set(moves)
     assert "Error" in moves["422"]["content"]["application/json"]["schema"]["$ref"]
+
+
+def test_every_answer_matches_its_documented_model(client: TestClient) -> None:
+    from pydantic import TypeAdapter
+
+    from reussite.web.models import CatalogueEntry, GameStats, GameSummary, Hint
+
+    view = new_game(client, "leap-year", 4)
+    after = play(client, view, {"type": "stock"}).json()
+    GameView.model_validate(after)
+    TypeAdapter(list[CatalogueEntry]).validate_python(client.get("/api/catalogue").json())
+    TypeAdapter(list[GameSummary]).validate_python(client.get("/api/games").json())
+    TypeAdapter(list[GameStats]).validate_python(client.get("/api/stats").json())
+    Hint.model_validate(client.get(f"/api/games/{view['id']}/hint").json())
+
+
+def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    view = new_game(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+
+    def down(*args: object) -> None:
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(store, "get_game", down)
+    r = client.get(f"/api/games/{view['id']}")
+    assert r.status_code == 503 and "unavailable" in r.json()["detail"]
+    assert "connection refused" not in r.text
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{view['id']}").status_code == 200

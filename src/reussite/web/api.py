@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 
-from reussite.engine import Move, Position
+from reussite.engine import Move, Position, RawMove
 from reussite.games import CATALOGUE, UnknownGameError
 from reussite.web.i18n import choose_lang, move_sentence
 from reussite.web.models import (
@@ -65,9 +65,10 @@ def json_response(data: Any, status: int = 200) -> Response:
                     status_code=status, media_type="application/json")
 
 
-def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]]) -> dict[str, Any]:
+def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
+            raw: list[RawMove] | None = None) -> dict[str, Any]:
     """A game's view: what the player sees, and nothing of what lies face down."""
-    legal = [m.to_json() for m in pos.legal_moves()]
+    legal = [pos.to_move(m).to_json() for m in (pos.raw_moves() if raw is None else raw)]
     status = "won" if pos.is_won() else ("playing" if legal else "lost")
     return {
         "id": row.id, "game": row.game, "number": row.number, "version": row.version,
@@ -80,7 +81,8 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]]) -> dict[s
 
 
 def answer(outcome: Outcome, status: int = 200) -> Response:
-    return json_response(view_of(outcome.row, outcome.pos, outcome.events), status)
+    return json_response(view_of(outcome.row, outcome.pos, outcome.events, outcome.legal),
+                         status)
 
 
 def move_of(model: PileMove | StockMove) -> Move:

@@ -32,6 +32,7 @@ from reussite.web.i18n import (
 )
 from reussite.web.play import Tables
 from reussite.web.stats import player_stats
+from reussite.web.texts import rules_html
 
 router = APIRouter(include_in_schema=False)
 
@@ -51,11 +52,11 @@ def environment(lang: str) -> Environment:
 
 
 def rules_text(game_id: str, lang: str) -> Markup | None:
-    """The rules of a game in ``lang``, an HTML fragment of ours (``texts/``), if written."""
-    path = WEB / "texts" / f"{game_id}.{lang}.html"
-    if not path.is_file():
+    """The rules of a game in ``lang`` (else English): an HTML fragment of ours (``texts/``)."""
+    try:
+        return Markup(rules_html(game_id, lang))
+    except FileNotFoundError:
         return None
-    return Markup(path.read_text(encoding="utf-8"))
 
 
 def lang_of(request: Request) -> str:

@@ -24,6 +24,7 @@ from reussite.engine import (
     InvalidMoveError,
     Move,
     Position,
+    RawMove,
 )
 from reussite.games import CATALOGUE, UnknownGameError, get_game
 from reussite.solver.hints import suggest_move
@@ -117,6 +118,8 @@ class Outcome:
     row: GameRow
     pos: Position
     events: list[dict[str, Any]]
+    legal: list[RawMove] | None = None
+    """The legal moves of ``pos`` when already computed (they are needed once per answer)."""
 
 
 class Tables:
@@ -172,13 +175,13 @@ class Tables:
         self.cache.put(row.id, row.version, pos, [])
         return Outcome(row, pos, [])
 
-    def _commit(self, lo: Loaded, change: Change, events: list[dict[str, Any]],
-                line: list[str]) -> Outcome:
-        row = self.store.commit(lo.row, change)
+    def _commit(self, lo: Loaded, change: tuple[Change, list[RawMove]],
+                events: list[dict[str, Any]], line: list[str]) -> Outcome:
+        row = self.store.commit(lo.row, change[0])
         if row is None:
             raise Conflict(lo.row.id)
         self.cache.put(row.id, row.version, lo.pos, line)
-        return Outcome(row, lo.pos, events)
+        return Outcome(row, lo.pos, events, change[1])
 
     def _begin(self, player: str, game_id: str, version: int) -> Loaded:
         lo = self._load(player, game_id)
@@ -188,14 +191,15 @@ class Tables:
         return lo
 
     def _change(self, lo: Loaded, cursor: int, length: int, *, undo: bool = False,
-                append: str | None = None) -> Change:
+                append: str | None = None) -> tuple[Change, list[RawMove]]:
         row = lo.row
         t = now_ms()
         elapsed = row.elapsed_ms + max(0, min(t - row.updated_at, IDLE_CAP_MS))
-        status = lo.pos.status()
+        legal = lo.pos.raw_moves()
+        status = "won" if lo.pos.is_won() else ("playing" if legal else "lost")
         return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
                       used_undo=row.used_undo or undo, used_hint=row.used_hint,
-                      append=append, won=status == "won" and row.won_at is None)
+                      append=append, won=status == "won" and row.won_at is None), legal
 
     def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)

@@ -39,6 +39,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -100,6 +101,29 @@ feedback = Table(
     Column("message", Text, nullable=False),
     Column("created_at", BigInteger, nullable=False),
 )
+
+
+# Statements built once: building SQLAlchemy expressions costs more than running them here.
+_GET_GAME = select(games).where(games.c.id == bindparam("gid"),
+                                games.c.player_id == bindparam("pid"))
+_LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
+                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
+_CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
+            "updated_at")
+_WON = ("won_at", "won_moves", "won_ms", "won_used_undo", "won_used_hint")
+
+
+def _update(columns: tuple[str, ...]) -> Any:
+    return update(games).where(games.c.id == bindparam("gid"),
+                               games.c.version == bindparam("seen")).values(
+        {c: bindparam(f"new_{c}") for c in columns})
+
+
+_UPDATE = _update(_CHANGED)
+_UPDATE_WON = _update(_CHANGED + _WON)
+_CUT_LINE = delete(moves).where(moves.c.game_id == bindparam("gid"),
+                                moves.c.seq >= bindparam("seq"))
+_APPEND = insert(moves)
 
 
 def now_ms() -> int:
@@ -290,16 +314,14 @@ class Store:
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
-            m = conn.execute(select(games).where(games.c.id == game_id,
-                                                 games.c.player_id == player_id)
+            m = conn.execute(_GET_GAME, {"gid": game_id, "pid": player_id}
                              ).mappings().first()
         return None if m is None else GameRow.from_mapping(m)
 
     def line(self, game_id: str, length: int) -> list[str]:
         """The first ``length`` moves of a game's line, in order."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(moves.c.move).where(
-                moves.c.game_id == game_id, moves.c.seq < length).order_by(moves.c.seq)).all()
+            rows = conn.execute(_LINE, {"gid": game_id, "length": length}).all()
         return [r[0] for r in rows]
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
@@ -315,18 +337,17 @@ class Store:
         with self._writing() as conn:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
-            done = conn.execute(update(games).where(
-                games.c.id == row.id, games.c.version == row.version).values(**values))
+            params = {f"new_{k}": v for k, v in values.items()}
+            params.update(gid=row.id, seen=row.version)
+            done = conn.execute(_UPDATE_WON if change.won else _UPDATE, params)
             if done.rowcount != 1:
                 conn.rollback()
                 return None
             if change.append is not None:
                 seq = change.cursor - 1
                 if row.length > seq:
-                    conn.execute(delete(moves).where(moves.c.game_id == row.id,
-                                                     moves.c.seq >= seq))
-                conn.execute(insert(moves).values(game_id=row.id, seq=seq,
-                                                  move=change.append))
+                    conn.execute(_CUT_LINE, {"gid": row.id, "seq": seq})
+                conn.execute(_APPEND, {"game_id": row.id, "seq": seq, "move": change.append})
         merged = {f: getattr(row, f) for f in GameRow.__slots__}
         merged.update(values)
         merged["number"] = row.number

@@ -1,0 +1,103 @@
+"""Every text of the site is translated into French and Russian.
+
+The catalogues must hold every text of the templates and the code (extracted here as
+``scripts/update-messages`` does), each with a non-empty translation; and the pages rendered
+in French and Russian must show none of the English texts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from reussite.games import CATALOGUE
+from reussite.web.i18n import parse_accept_language
+
+WEB = resources.files("reussite.web")
+
+
+def catalogue(lang: str):  # type: ignore[no-untyped-def]
+    with (WEB / "locale" / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def source_ids() -> set[str]:
+    keywords = dict(DEFAULT_KEYWORDS, N_=None)
+    jinja = {"extensions": "jinja2.ext.i18n", "trim_blocks": "True", "lstrip_blocks": "True"}
+    found = extract_from_dir(str(WEB), method_map=[("**.py", "python"),
+                                                   ("templates/**.html", "jinja2")],
+                             options_map={"templates/**.html": jinja}, keywords=keywords)
+    ids = set()
+    for _file, _line, message, _comments, _context in found:
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_every_text_has_a_translation(lang: str) -> None:
+    cat = catalogue(lang)
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
+    missing_from_catalogue = source_ids() - ids
+    assert not missing_from_catalogue, "run scripts/update-messages and translate"
+    for m in cat:
+        if not m.id:
+            continue
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        assert len(strings) >= 1 and all(s.strip() for s in strings), m.id
+        assert not m.fuzzy, m.id
+
+
+def english_fragments() -> list[str]:
+    """The English texts (their fixed parts, around placeholders) that fr and ru change."""
+    out = []
+    fr, ru = catalogue("fr"), catalogue("ru")
+    for m in fr:
+        if not m.id:
+            continue
+        mid = m.id if isinstance(m.id, str) else m.id[0]
+        other = ru.get(m.id)
+        if m.string == m.id or (other is not None and other.string == m.id):
+            continue  # the same word in that language ("Score", "Animations")
+        parts = [p.strip(" .,:?!") for p in re.split(r"%\(\w+\)s|\{\w+\}", mid)]
+        fragment = max(parts, key=len)
+        if len(fragment) >= 3:
+            out.append(fragment)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_pages_in_french_and_russian_show_no_english_text(sqlite_client: TestClient,
+                                                          lang: str) -> None:
+    c = sqlite_client
+    view = c.post("/api/games", json={"game": "klondike", "number": 1}).json()
+    c.post(f"/api/games/{view['id']}/moves", json={"move": {"type": "stock"}, "version": 0})
+    paths = ["/", "/stats", "/games/nothing-here", *(f"/games/{g}" for g in CATALOGUE)]
+    fragments = english_fragments()
+    assert len(fragments) > 50
+    for path in paths:
+        html = c.get(path, headers={"accept-language": lang, "accept": "text/html"}).text
+        html = re.sub(r'<section class="rules".*?</section>', "", html, flags=re.S)
+        # The client's texts are checked by value (their keys are English on purpose).
+        m = re.search(r'(<script type="application/json" id="ui-strings">)(.*?)</script>',
+                      html, re.S)
+        if m:
+            values = json.loads(m.group(2)).values()
+            html = html.replace(m.group(0), "\n".join(values))
+        for fragment in fragments:
+            assert not re.search(rf"(?<!\w){re.escape(fragment)}(?!\w)", html), \
+                f"{path} in {lang} shows the English {fragment!r}"
+    hint = c.get(f"/api/games/{view['id']}/hint", headers={"accept-language": lang}).json()
+    assert not hint["text"].startswith(("Move", "Click"))
+
+
+def test_accept_language_is_read_with_its_weights() -> None:
+    assert parse_accept_language("fr-CH, fr;q=0.9, en;q=0.8") == "fr"
+    assert parse_accept_language("en;q=0.5, ru;q=0.7") == "ru"
+    assert parse_accept_language("de, *;q=0.1") is None
+    assert parse_accept_language("ru;q=abc, fr;q=0") is None
