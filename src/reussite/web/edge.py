@@ -126,7 +126,9 @@ class Edge:
             if why is not None:
                 await self.refuse(send_with_headers, 403, why, is_api)
                 return
-            if is_api:
+            # A POST (the only method of the API with a body, and the only unsafe one a
+            # cross-site form can send) must be JSON; others go on to the router's 405.
+            if is_api and scope["method"] == "POST":
                 ctype = headers.get("content-type", "").split(";")[0].strip().lower()
                 if ctype != "application/json":
                     await self.refuse(send_with_headers, 415,
