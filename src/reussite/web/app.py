@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
 from importlib import resources
 
 from fastapi import FastAPI, Request
@@ -16,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match, Route
 from starlette.staticfiles import StaticFiles
 
 from reussite import __version__
@@ -59,6 +61,21 @@ def wants_html(request: Request) -> bool:
         "text/html" in request.headers.get("accept", "")
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method some route serves at this path (Starlette names only the first route's)."""
+    def flat(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
+        for r in routes:
+            included = getattr(r, "original_router", None)  # FastAPI's included routers
+            yield from flat(included.routes) if included is not None else (r,)
+
+    methods: set[str] = set()
+    for route in flat(request.app.router.routes):
+        if isinstance(route, Route) and route.methods and \
+                route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods
+    return ", ".join(sorted(methods))
+
+
 def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     url = database_url(database)
     store = Store(url)
@@ -77,7 +94,8 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
     # Inside the edge (which names the player), so a 429 carries the site's headers too.
-    app.add_middleware(RateLimit, player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
+    app.add_middleware(RateLimit,
+                       player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
                        anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
                                                DEFAULT_ANONYMOUS_LIMIT))
     app.add_middleware(Edge, signer=signer, allowed_origins=origins)
@@ -91,12 +109,16 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         if wants_html(request):
             return pages.error_page(request, exc.status_code, str(exc.detail))
         detail = exc.detail if isinstance(exc.detail, str) else "The request was refused"
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            # FastAPI's word for a body that is not UTF-8, or JSON nested too deep to read.
+            return JSONResponse({"detail": "The body is not valid JSON"}, status_code=422)
         if exc.status_code == 404 and detail == "Not Found":
             detail = "There is nothing at this address"
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             detail = "This method is not allowed here"
-        return JSONResponse({"detail": detail}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+            headers = {"allow": allowed_methods(request)}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, exc: NotFound) -> Response:
