@@ -328,3 +328,20 @@ def test_bad_rate_limit_settings_say_so(text: str) -> None:
     with pytest.raises(ValueError, match="rate limit"):
         Rate.parse(text)
     assert Rate.parse("off") is None
+
+
+@pytest.mark.parametrize("method,path,allow", [
+    ("PUT", "/api/games", "GET, POST"), ("DELETE", "/api/games/abc", "GET"),
+    ("PATCH", "/api/catalogue", "GET"), ("TRACE", "/api/stats", "GET"),
+    ("GET", "/api/games/abc/undo", "POST"),
+])
+def test_other_methods_are_405_naming_every_allowed_one(player: TestClient, method: str,
+                                                        path: str, allow: str) -> None:
+    r = player.request(method, path)
+    assert "not allowed" in readable(r, 405)
+    assert r.headers["allow"].replace("HEAD, ", "") == allow
+
+
+def test_a_body_that_is_not_utf8_is_a_422(player: TestClient) -> None:
+    r = player.post("/api/games", content=b'{"game": "\xff\xfe"}', headers=JSON)
+    assert readable(r, 422) == "The body is not valid JSON"
