@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match, Route
 from starlette.staticfiles import StaticFiles
@@ -30,7 +31,7 @@ from reussite.web.ratelimit import (
     RateLimit,
     rate_from_env,
 )
-from reussite.web.storage import Store, default_url
+from reussite.web.storage import Store, Unavailable, default_url
 
 log = logging.getLogger("reussite.web")
 
@@ -138,5 +139,7 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
 
     app.add_exception_handler(OperationalError, unavailable)
     app.add_exception_handler(DBAPIError, unavailable)
+    app.add_exception_handler(PoolTimeout, unavailable)  # every connection busy too long
+    app.add_exception_handler(Unavailable, unavailable)
     return app
 

@@ -19,7 +19,7 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -190,6 +190,16 @@ def default_url() -> str:
     return f"sqlite:///{DEFAULT_SQLITE_PATH}"
 
 
+class Unavailable(Exception):
+    """The database cannot be reached or stays busy: the request is answered 503."""
+
+
+def sqlite_busy_ms() -> int:
+    """How long a SQLite write waits for another writer (``REUSSITE_SQLITE_BUSY_MS``)."""
+    value = os.environ.get("REUSSITE_SQLITE_BUSY_MS", "")
+    return int(value) if value.isdigit() else 10_000
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     synchronous = os.environ.get("REUSSITE_SQLITE_SYNCHRONOUS", "NORMAL").upper()
     if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -197,7 +207,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA busy_timeout={sqlite_busy_ms()}")
     cur.execute(f"PRAGMA synchronous={synchronous}")
     cur.close()
 
@@ -226,8 +236,8 @@ class Store:
         # SQLite lets one writer in at a time and makes the others wait in its busy handler,
         # which sleeps up to 100 ms a turn: under load, writes queue here instead, in order.
         # (Several processes on one SQLite file still meet in the busy handler.)
-        self._write_lock: AbstractContextManager[Any] = (
-            threading.Lock() if self.dialect == "sqlite" else nullcontext())
+        self._write_lock = threading.Lock() if self.dialect == "sqlite" else None
+        self._write_wait = sqlite_busy_ms() / 1000
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -235,8 +245,15 @@ class Store:
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
         """A write transaction (one at a time per process on SQLite)."""
-        with self._write_lock, self.engine.begin() as conn:
-            yield conn
+        lock = self._write_lock
+        if lock is not None and not lock.acquire(timeout=self._write_wait):
+            raise Unavailable("the database stayed busy")
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        finally:
+            if lock is not None:
+                lock.release()
 
     # ------------------------------------------------------------------ schema
 
