@@ -9,7 +9,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +27,40 @@ def free_port() -> int:
         return port
 
 
+class Forked:
+    """A forked child process, with the little of ``Popen``'s face the tests use."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(str(self.pid), timeout or 0)
+            time.sleep(0.02)
+        assert self.returncode is not None
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 class Server:
     """One ``reussite serve`` process."""
 
@@ -38,15 +71,32 @@ class Server:
         self.env = env or {}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Forked | None = None
 
     def start(self, timeout: float = 90) -> Server:
-        env = dict(os.environ)
-        env.pop("REUSSITE_DATABASE_URL", None)
-        env.update(self.env)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "reussite", "serve", "--port", str(self.port),
-             "--db", self.db], stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env)
+        """Run ``reussite serve`` in a new process and wait until it answers.
+
+        The process is forked from this one with the web modules already imported, then runs
+        the command line exactly as ``reussite serve --port P --db URL`` would: the same code,
+        without paying for the imports at every start (the fault tests start it many times).
+        """
+        import reussite.web.app  # noqa: F401  (imported once, before forking)
+
+        pid = os.fork()
+        if pid == 0:  # the child: become the server, never return into pytest
+            code = 1
+            try:
+                fd = os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+                os.dup2(fd, 1)
+                os.dup2(fd, 2)
+                os.environ.pop("REUSSITE_DATABASE_URL", None)
+                os.environ.update(self.env)
+                from reussite.cli import main
+
+                code = main(["serve", "--port", str(self.port), "--db", self.db])
+            finally:
+                os._exit(code)
+        self.proc = Forked(pid)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
