@@ -304,7 +304,8 @@ def start_server(db: str, port: int, log: Path,
     env.pop("REUSSITE_DATABASE_URL", None)
     env.update(env_extra or {})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db],
+        [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db,
+         "--no-access-log"],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

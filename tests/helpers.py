@@ -11,6 +11,8 @@ face down whether or not they are written in parentheses (the stock is never fac
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping
 
@@ -71,3 +73,18 @@ def move(src: str, dst: str, count: int = 1) -> Move:
 
 
 STOCK = Move("stock")
+
+
+def fixed_playout(pos: Position, steps: int = 60) -> tuple[list[int], str]:
+    """Play a fixed, deterministic sequence: at step ``s`` the legal move of index
+    ``(s * 7) % len(moves)``. Returns the number of legal moves met at each step (until none
+    remain) and a digest of the final position, to pin the move generator ("perft")."""
+    counts: list[int] = []
+    for step in range(steps):
+        moves = pos.legal_moves()
+        counts.append(len(moves))
+        if not moves:
+            break
+        pos.play(moves[(step * 7) % len(moves)])
+    final = json.dumps(piles_of(pos), sort_keys=True) + f"|{pos.redeals_used}"
+    return counts, hashlib.sha256(final.encode()).hexdigest()

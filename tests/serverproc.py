@@ -93,7 +93,8 @@ class Server:
                 os.environ.update(self.env)
                 from reussite.cli import main
 
-                code = main(["serve", "--port", str(self.port), "--db", self.db])
+                code = main(["serve", "--port", str(self.port), "--db", self.db,
+                             "--no-access-log"])
             finally:
                 os._exit(code)
         self.proc = Forked(pid)

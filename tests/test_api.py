@@ -58,7 +58,8 @@ def test_winnable_deal_comes_from_the_list_or_is_refused(client: TestClient,
     ({"game": "chess"}, "Unknown game"),
     ({"game": "astrocyte", "number": -1}, "number"),
     ({"game": "astrocyte", "number": 2**64}, "number"),
-    ({"game": "astrocyte", "number": "7"}, "number"),
+    ({"game": "astrocyte", "number": "seven"}, "number"),
+    ({"game": "astrocyte", "number": 7.5}, "number"),
     ({"game": "astrocyte", "surprise": 1}, "surprise"),
     ({}, "game"),
     ([1, 2], "object"),
@@ -73,12 +74,20 @@ def test_view_of_my_game_and_404_for_anothers(app: FastAPI, client: TestClient) 
     view = new_game(client)
     r = client.get(f"/api/games/{view['id']}")
     assert r.status_code == 200 and r.json()["piles"] == view["piles"]
+    gid = view["id"]
     with TestClient(app) as stranger:
-        r = stranger.get(f"/api/games/{view['id']}")
+        r = stranger.get(f"/api/games/{gid}")
         assert r.status_code == 404 and r.json() == {"detail": "No such game"}
-        r = stranger.post(f"/api/games/{view['id']}/undo", json={"version": 0})
+        assert stranger.get(f"/api/games/{gid}/hint").status_code == 404
+        r = stranger.post(f"/api/games/{gid}/moves",
+                          json={"move": {"type": "stock"}, "version": 0})
         assert r.status_code == 404
-    assert client.get("/api/games/nonexistent").status_code == 404
+        for action in ("undo", "redo", "restart"):
+            r = stranger.post(f"/api/games/{gid}/{action}", json={"version": 0})
+            assert r.status_code == 404
+        assert stranger.get("/api/games").json() == []
+    for bad in ("nonexistent", "x" * 300, "a%00b", "%F0%9F%82%A1"):
+        assert client.get(f"/api/games/{bad}").status_code == 404
 
 
 def play(client: TestClient, view: dict[str, Any], move: dict[str, Any]) -> Any:
@@ -272,7 +281,7 @@ def test_unknown_routes_and_methods_are_clear(client: TestClient) -> None:
     r = client.get("/api/nothing")
     assert r.status_code == 404 and isinstance(r.json()["detail"], str)
     r = client.delete("/api/catalogue")
-    assert r.status_code in (403, 405, 415)
+    assert r.status_code == 405 and r.json()["detail"] == "This method is not allowed here"
 
 
 def test_openapi_document_describes_the_api(client: TestClient) -> None:
@@ -318,3 +327,19 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
     assert "connection refused" not in r.text
     monkeypatch.undo()
     assert client.get(f"/api/games/{view['id']}").status_code == 200
+
+
+def test_health_says_which_database_answers(client: TestClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    r = client.get("/api/health")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.json()["database"] in ("sqlite", "postgresql")
+    assert r.headers["cache-control"] == "no-store"
+
+    def down() -> None:
+        raise OperationalError("SELECT 1", {}, Exception("refused"))
+
+    monkeypatch.setattr(client.app.state.store, "ping", down)  # type: ignore[attr-defined]
+    assert client.get("/api/health").status_code == 503

@@ -455,3 +455,14 @@ def test_the_exact_move_list_of_a_small_position() -> None:
         "1 cell:0 -> cell:3", "1 cell:1 -> cell:3", "1 cell:2 -> cell:3",
     ])
     assert got == expected
+
+
+def test_only_cards_that_are_there_can_move() -> None:
+    """A move takes the top cards of a pile: an empty pile has none to give, and a pile gives
+    no more cards than it holds."""
+    pos = make_position("astrocyte", full_tableau(tableau_1="") | {"cell:0": "4H"})
+    assert refused(pos, move("cell:1", "tableau:1")) == "There is no card on cell:1"
+    assert refused(pos, move("cell:0", "tableau:1", 2)) == "There is only 1 card on cell:0"
+    assert refused(pos, move("tableau:0", "tableau:1", 3)) == \
+        "There are only 2 cards on tableau:0"
+    assert refused(pos, move("tableau:0", "tableau:1", 0)) == "At least one card must move"

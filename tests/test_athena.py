@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_games import STOCK, make_position, move, show
+from helpers import STOCK, make_position, move, pile_of
 
 from reussite.cards import UP, build_deck
 from reussite.deals import shuffled
@@ -56,8 +56,8 @@ def test_a_face_up_card_moves_with_the_alternating_run_on_top_of_it() -> None:
     assert move("tableau:0", "tableau:2", 2) in legal
     assert move("tableau:0", "tableau:3", 1) in legal
     pos.play(move("tableau:0", "tableau:1", 3))
-    assert show(pos, "tableau:1") == "TH 9S 8H 7C"
-    assert show(pos, "tableau:0") == "2C"
+    assert pile_of(pos, "tableau:1") == "TH 9S 8H 7C"
+    assert pile_of(pos, "tableau:0") == "2C"
 
 
 def test_a_run_that_is_not_alternating_does_not_move_as_a_unit() -> None:
@@ -76,7 +76,7 @@ def test_a_face_down_card_is_never_part_of_a_run() -> None:
     with pytest.raises(IllegalMoveError, match="face-down card cannot move"):
         pos.play(move("tableau:0", "tableau:1", 3))
     pos.play(move("tableau:0", "tableau:2"))
-    assert show(pos, "tableau:0") == "(TD) 9S 8H"
+    assert pile_of(pos, "tableau:0") == "(TD) 9S 8H"
 
 
 def test_an_empty_pile_can_only_be_filled_by_a_king_or_a_run_led_by_a_king() -> None:
@@ -93,7 +93,7 @@ def test_an_empty_pile_can_only_be_filled_by_a_king_or_a_run_led_by_a_king() -> 
     with pytest.raises(IllegalMoveError, match="Only a King or a run led by a King"):
         pos.play(move("tableau:0", "tableau:6", 2))
     pos.play(move("tableau:0", "tableau:6", 3))
-    assert show(pos, "tableau:6") == "KS QH JC"
+    assert pile_of(pos, "tableau:6") == "KS QH JC"
 
 
 def test_any_ace_goes_to_an_empty_foundation_then_build_up_in_suit() -> None:
@@ -108,7 +108,7 @@ def test_any_ace_goes_to_an_empty_foundation_then_build_up_in_suit() -> None:
     with pytest.raises(IllegalMoveError, match="A foundation builds up in suit"):
         pos.play(move("tableau:2", "foundation:1"))
     pos.play(move("tableau:1", "foundation:1"))
-    assert show(pos, "foundation:1") == "AS 2S"
+    assert pile_of(pos, "foundation:1") == "AS 2S"
 
 
 def test_the_top_card_of_a_foundation_may_come_back_onto_a_tableau_pile_that_accepts_it() -> None:
@@ -119,18 +119,18 @@ def test_the_top_card_of_a_foundation_may_come_back_onto_a_tableau_pile_that_acc
     assert move("foundation:0", "tableau:0") in legal
     assert move("foundation:0", "tableau:1") not in legal
     pos.play(move("foundation:0", "tableau:0"))
-    assert show(pos, "tableau:0") == "4H 3S"
-    assert show(pos, "foundation:0") == "AS 2S"
+    assert pile_of(pos, "tableau:0") == "4H 3S"
+    assert pile_of(pos, "foundation:0") == "AS 2S"
 
 
 def test_a_click_deals_three_cards_to_the_waste_fewer_if_fewer_remain() -> None:
     """Stock and waste: click to deal three cards to the waste (fewer if fewer remain)."""
     pos = make_position("athena", {"stock": "5C 4D 3H 2S AC"})
     pos.play(STOCK)
-    assert show(pos, "waste") == "AC 2S 3H"
-    assert show(pos, "stock") == "(5C) (4D)"
+    assert pile_of(pos, "waste") == "AC 2S 3H"
+    assert pile_of(pos, "stock") == "(5C) (4D)"
     pos.play(STOCK)
-    assert show(pos, "waste") == "AC 2S 3H 4D 5C"
+    assert pile_of(pos, "waste") == "AC 2S 3H 4D 5C"
     assert pos.pile("stock") == []
 
 
@@ -171,7 +171,7 @@ def test_turning_the_waste_over_is_taken_back_exactly() -> None:
     pos = make_position("athena", {"waste": "AC 2S 3H"})
     before = pos.copy()
     pos.play(STOCK)
-    assert show(pos, "stock") == "(3H) (2S) (AC)"
+    assert pile_of(pos, "stock") == "(3H) (2S) (AC)"
     pos.pop()
     assert pos == before
 
@@ -180,4 +180,11 @@ def test_a_face_down_card_is_turned_up_as_soon_as_it_becomes_the_top_card() -> N
     """A face-down card is turned up as soon as it becomes the top card of its pile."""
     pos = make_position("athena", {"tableau:0": "(4S) 9H (KD) 7C", "tableau:1": "8H"})
     pos.play(move("tableau:0", "tableau:1"))
-    assert show(pos, "tableau:0") == "(4S) 9H KD"
+    assert pile_of(pos, "tableau:0") == "(4S) 9H KD"
+
+
+def test_a_foundation_card_comes_back_to_the_tableau_not_to_another_foundation() -> None:
+    """The top card of a foundation may come back to play onto a tableau pile: only there."""
+    pos = make_position("athena", {"foundation:0": "AS", "foundation:1": ""})
+    with pytest.raises(IllegalMoveError, match="not to a foundation"):
+        pos.play(move("foundation:0", "foundation:1"))

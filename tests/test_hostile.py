@@ -141,7 +141,7 @@ def test_unknown_pile_ids_are_422_with_a_sentence(player: TestClient, src: str,
     readable(r, 422)
 
 
-@pytest.mark.parametrize("version", [-1, 2**31, 2**64, "0", 0.0, None, True])
+@pytest.mark.parametrize("version", [-1, 2**31, 2**64, "0", 0.5, None, True])
 def test_bad_versions_are_422(player: TestClient, version: Any) -> None:
     view = start(player)
     for action in ("undo", "redo", "restart"):

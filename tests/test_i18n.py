@@ -101,3 +101,53 @@ def test_accept_language_is_read_with_its_weights() -> None:
     assert parse_accept_language("en;q=0.5, ru;q=0.7") == "ru"
     assert parse_accept_language("de, *;q=0.1") is None
     assert parse_accept_language("ru;q=abc, fr;q=0") is None
+
+
+def engine_refusals() -> set[str]:
+    """Every fixed sentence the engine gives for a refused move (its formatted ones aside)."""
+    import ast
+    import inspect
+
+    import reussite.engine
+
+    tree = ast.parse(inspect.getsource(reussite.engine))
+    found: set[str] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and fn.name in (
+                "why_illegal", "_stock_refusal", "_foundation_refusal", "_tableau_refusal"):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    values = [node.value]
+                    if isinstance(node.value, ast.IfExp):
+                        values = [node.value.body, node.value.orelse]
+                    if isinstance(node.value, ast.BoolOp):
+                        values = list(node.value.values)
+                    found |= {v.value for v in values
+                              if isinstance(v, ast.Constant) and isinstance(v.value, str)}
+    return found
+
+
+def test_every_refusal_of_the_engine_can_be_translated() -> None:
+    from reussite.web.i18n import REFUSALS
+
+    sentences = engine_refusals()
+    assert len(sentences) > 30
+    assert sentences <= set(REFUSALS), sentences - set(REFUSALS)
+
+
+def test_an_illegal_move_is_refused_in_the_players_language(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    view = c.post("/api/games", json={"game": "astrocyte", "number": 7}).json()
+    move = {"type": "move", "from": "tableau:0", "to": "foundation:0", "count": 1}
+    details = {}
+    for lang in ("en", "fr", "ru"):
+        r = c.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": 0},
+                   headers={"accept-language": lang})
+        assert r.status_code == 422
+        details[lang] = r.json()["detail"]
+    assert details["en"].startswith("Single cards never go to a foundation")
+    assert details["fr"].startswith("Une carte seule ne va jamais sur une fondation")
+    assert details["ru"].startswith("Отдельные карты в дом не идут")
+    r = c.post(f"/api/games/{view['id']}/undo", json={"version": 0},
+               headers={"accept-language": "fr"})
+    assert r.json()["detail"] == "Aucun coup à annuler"

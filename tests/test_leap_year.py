@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers_games import STOCK, make_position, move, show
+from helpers import STOCK, make_position, move, pile_of
 
 from reussite.cards import ACE, UP, rank_of
 from reussite.engine import IllegalMoveError, Position
@@ -31,7 +31,7 @@ def test_the_16_aces_start_on_the_16_foundations_8_reserves_of_one_card_184_in_s
     for f in FOUNDATIONS:
         assert len(pos.pile(f)) == 1
         assert rank_of(pos.pile(f)[0]) == ACE and pos.pile(f)[0] & UP
-    assert Counter(show(pos, f) for f in FOUNDATIONS) == {"AS": 4, "AH": 4, "AD": 4, "AC": 4}
+    assert Counter(pile_of(pos, f) for f in FOUNDATIONS) == {"AS": 4, "AH": 4, "AD": 4, "AC": 4}
     for r in RESERVES:
         assert len(pos.pile(r)) == 1 and pos.pile(r)[0] & UP
     assert len(pos.pile("stock")) == 184
@@ -61,7 +61,7 @@ def test_foundations_build_up_from_ace_to_king_regardless_of_suit() -> None:
         pos.play(move("reserve:1", "foundation:0"))
     pos.play(move("reserve:0", "foundation:0"))
     pos.play(move("reserve:1", "foundation:0"))
-    assert show(pos, "foundation:0") == "AS 2H 3D 4C 5S 6H 7H"
+    assert pile_of(pos, "foundation:0") == "AS 2H 3D 4C 5S 6H 7H"
     assert all(move("reserve:2", f) in pos.legal_moves() for f in FOUNDATIONS[1:])
 
 
@@ -80,7 +80,7 @@ def test_the_top_card_of_a_foundation_may_move_to_another_foundation_that_accept
     pos = make_position("leap-year", aces(foundation_0="AS 2H 3D", foundation_1="AC 2S"))
     assert move("foundation:0", "foundation:1") in pos.legal_moves()
     pos.play(move("foundation:0", "foundation:1"))
-    assert show(pos, "foundation:1") == "AC 2S 3D"
+    assert pile_of(pos, "foundation:1") == "AC 2S 3D"
     with pytest.raises(IllegalMoveError, match="one rank at a time"):
         pos.play(move("foundation:1", "foundation:2"))
 
@@ -158,3 +158,13 @@ def test_a_stock_deal_is_taken_back_exactly() -> None:
     pos.play(STOCK)
     assert pos.pop() == STOCK
     assert pos == before
+
+
+def test_a_move_of_more_cards_than_a_pile_holds_is_refused_in_plain_words() -> None:
+    pos = make_position("leap-year", aces(reserve_0="5H", reserve_1="6C 7D"))
+    with pytest.raises(IllegalMoveError, match="There is no card on reserve:2"):
+        pos.play(move("reserve:2", "foundation:0"))
+    with pytest.raises(IllegalMoveError, match="There is only 1 card on reserve:0"):
+        pos.play(move("reserve:0", "foundation:0", 2))
+    with pytest.raises(IllegalMoveError, match="There are only 2 cards on reserve:1"):
+        pos.play(move("reserve:1", "foundation:0", 3))

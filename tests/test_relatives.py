@@ -5,7 +5,7 @@ Minerva."""
 from __future__ import annotations
 
 import pytest
-from helpers_games import STOCK, make_position, move, show
+from helpers import STOCK, make_position, move, pile_of
 
 from reussite.cards import ACE, UP, card_code, rank_of
 from reussite.engine import IllegalMoveError, Position
@@ -48,9 +48,9 @@ def test_klondike_unlimited_redeals(game_id: str) -> None:
     for _ in range(4):
         while pos.pile("stock"):
             pos.play(STOCK)
-        assert show(pos, "waste") == "5H KD 2C"
+        assert pile_of(pos, "waste") == "5H KD 2C"
         pos.play(STOCK)
-        assert show(pos, "stock") == "(2C) (KD) (5H)"
+        assert pile_of(pos, "stock") == "(2C) (KD) (5H)"
     assert pos.redeals_left is None
 
 
@@ -78,7 +78,7 @@ def test_klondike_foundations_in_suit_from_ace_and_cards_may_come_back(game_id: 
     with pytest.raises(IllegalMoveError, match="in suit"):
         pos.play(move("tableau:1", "foundation:0"))
     pos.play(move("foundation:0", "tableau:0"))
-    assert show(pos, "tableau:0") == "3S 2H"
+    assert pile_of(pos, "tableau:0") == "3S 2H"
 
 
 # ------------------------------------------------------------------------------- Fred's Spider
@@ -111,7 +111,7 @@ def test_freds_spider_dealing_allowed_with_empty_piles() -> None:
     pos = make_position("freds-spider", {"tableau:0": "5H", "stock": "(9C) " * 10})
     assert STOCK in pos.legal_moves()
     pos.play(STOCK)
-    assert [show(pos, f"tableau:{i}") for i in range(3)] == ["5H 9C", "9C", "9C"]
+    assert [pile_of(pos, f"tableau:{i}") for i in range(3)] == ["5H 9C", "9C", "9C"]
 
 
 def test_freds_spider_build_down_any_suit_move_same_suit_runs() -> None:
@@ -139,10 +139,10 @@ def test_freds_spider_foundations_up_in_suit_from_ace_one_card_at_a_time() -> No
     with pytest.raises(IllegalMoveError, match="in suit"):
         pos.play(move("tableau:1", "foundation:0"))
     pos.play(move("tableau:0", "foundation:0"))
-    assert show(pos, "foundation:0") == "AS 2S 3S"
+    assert pile_of(pos, "foundation:0") == "AS 2S 3S"
     assert move("foundation:0", "tableau:2") in pos.legal_moves()
     pos.play(move("foundation:0", "tableau:2"))
-    assert show(pos, "tableau:2") == "4D 3S"
+    assert pile_of(pos, "tableau:2") == "4D 3S"
 
 
 def test_freds_spider_is_won_with_all_104_cards_on_the_foundations() -> None:
@@ -162,7 +162,7 @@ def test_freds_spider_is_won_with_all_104_cards_on_the_foundations() -> None:
 def test_auld_lang_syne_4_aces_on_the_foundations_4_reserves_of_1_card() -> None:
     """Auld Lang Syne: 1 deck, the 4 Aces on the foundations; 4 reserve piles of 1 card."""
     pos = Position.deal(get_game("auld-lang-syne"), 5)
-    assert sorted(show(pos, f"foundation:{i}") for i in range(4)) == ["AC", "AD", "AH", "AS"]
+    assert sorted(pile_of(pos, f"foundation:{i}") for i in range(4)) == ["AC", "AD", "AH", "AS"]
     for i in range(4):
         assert up_flags(pos, f"reserve:{i}") == [True]
     assert len(pos.pile("stock")) == 44
@@ -198,7 +198,7 @@ def test_auld_lang_syne_the_stock_deals_onto_all_4_piles_empty_ones_included() -
     no redeal."""
     pos = make_position("auld-lang-syne", {"reserve:1": "7D", "stock": "(5S) (4S) (3S) (2S)"})
     pos.play(STOCK)
-    assert [show(pos, f"reserve:{i}") for i in range(4)] == ["2S", "7D 3S", "4S", "5S"]
+    assert [pile_of(pos, f"reserve:{i}") for i in range(4)] == ["2S", "7D 3S", "4S", "5S"]
     with pytest.raises(IllegalMoveError, match="The stock is empty"):
         pos.play(STOCK)
 
@@ -226,7 +226,7 @@ def test_quadrennial_an_emptied_reserve_pile_stays_empty_as_in_leap_year() -> No
     pos = make_position("quadrennial", {"reserve:0": "9S", "reserve:2": "8D",
                                         "stock": "(2C) (3C) (4C)"})
     pos.play(STOCK)
-    assert [show(pos, f"reserve:{i}") for i in range(3)] == ["9S 4C", "", "8D 3C"]
+    assert [pile_of(pos, f"reserve:{i}") for i in range(3)] == ["9S 4C", "", "8D 3C"]
 
 
 def test_quadrennial_gathers_the_reserve_piles_pile_1_first_each_keeping_its_order() -> None:
@@ -239,10 +239,10 @@ def test_quadrennial_gathers_the_reserve_piles_pile_1_first_each_keeping_its_ord
     dealt = [card_code(pos.pile(f"reserve:{i}")[-1]) for i in range(8)]
     assert dealt == ["9S", "8S", "7S", "KH", "QD", "JD", "6C", "5C"]
     assert all(len(pos.pile(f"reserve:{i}")) == 1 for i in range(8))
-    assert show(pos, "stock") == "(3C) (4C)"
+    assert pile_of(pos, "stock") == "(3C) (4C)"
     assert pos.redeals_used == 1
     pos.play(STOCK)
-    assert [show(pos, f"reserve:{i}") for i in range(2)] == ["9S 4C", "8S 3C"]
+    assert [pile_of(pos, f"reserve:{i}") for i in range(2)] == ["9S 4C", "8S 3C"]
 
 
 def test_quadrennial_gathering_is_taken_back_exactly() -> None:
@@ -271,7 +271,7 @@ def test_quadrennial_gathers_only_when_the_stock_is_empty() -> None:
     """Quadrennial: the gather comes when the stock is empty; before that a click deals."""
     pos = make_position("quadrennial", {"reserve:0": "9S", "stock": "(2C)"})
     pos.play(STOCK)
-    assert show(pos, "reserve:0") == "9S 2C"
+    assert pile_of(pos, "reserve:0") == "9S 2C"
     assert pos.redeals_used == 0
 
 
@@ -295,10 +295,10 @@ def test_minerva_the_reserve_top_card_goes_to_a_foundation_or_the_tableau() -> N
     pos = make_position("minerva", {"reserve:0": "(5D) (2C) AS", "tableau:0": "3H",
                                     "tableau:1": "6S"})
     pos.play(move("reserve:0", "foundation:0"))
-    assert show(pos, "reserve:0") == "(5D) 2C"
+    assert pile_of(pos, "reserve:0") == "(5D) 2C"
     assert move("reserve:0", "tableau:0") in pos.legal_moves()
     pos.play(move("reserve:0", "tableau:0"))
-    assert show(pos, "reserve:0") == "5D"
+    assert pile_of(pos, "reserve:0") == "5D"
     with pytest.raises(IllegalMoveError, match="Nothing is ever built on a reserve pile"):
         pos.play(move("tableau:0", "reserve:0"))
 
@@ -320,10 +320,10 @@ def test_minerva_draw_1_and_one_redeal_two_passes() -> None:
     for _ in range(2):
         for drawn in ("AH", "AH 2D", "AH 2D 3C"):
             pos.play(STOCK)
-            assert show(pos, "waste") == drawn
+            assert pile_of(pos, "waste") == drawn
         if pos.redeals_left:
             pos.play(STOCK)
-            assert show(pos, "stock") == "(3C) (2D) (AH)"
+            assert pile_of(pos, "stock") == "(3C) (2D) (AH)"
     assert pos.redeals_left == 0
     with pytest.raises(IllegalMoveError, match="No redeal is left"):
         pos.play(STOCK)
@@ -337,4 +337,4 @@ def test_minerva_foundations_never_give_back() -> None:
     with pytest.raises(IllegalMoveError, match="Cards never come back from a foundation"):
         pos.play(move("foundation:0", "tableau:0"))
     pos.play(move("tableau:1", "foundation:1"))
-    assert show(pos, "foundation:1") == "AH 2H"
+    assert pile_of(pos, "foundation:1") == "AH 2H"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers_games import STOCK, make_position, move, show
+from helpers import STOCK, make_position, move, pile_of
 
 from reussite.cards import SUITS, UP, card_code, suit_of
 from reussite.engine import IllegalMoveError, Position
@@ -58,7 +58,7 @@ def test_build_down_regardless_of_suit() -> None:
     assert move("tableau:2", "tableau:0") in pos.legal_moves()
     pos.play(move("tableau:1", "tableau:0"))
     pos.play(move("tableau:3", "tableau:0"))
-    assert show(pos, "tableau:0") == "8S 7H 6D"
+    assert pile_of(pos, "tableau:0") == "8S 7H 6D"
 
 
 def test_a_card_goes_only_onto_a_card_one_rank_higher() -> None:
@@ -81,8 +81,8 @@ def test_only_same_suit_runs_move_as_a_unit() -> None:
         pos.play(move("tableau:2", "tableau:3", 2))
     assert move("tableau:2", "tableau:4") in pos.legal_moves()
     pos.play(move("tableau:0", "tableau:1", 4))
-    assert show(pos, "tableau:1") == "TH 9S 8S 7S 6S"
-    assert show(pos, "tableau:0") == "4C"
+    assert pile_of(pos, "tableau:1") == "TH 9S 8S 7S 6S"
+    assert pile_of(pos, "tableau:0") == "4C"
 
 
 def test_a_run_may_split_and_move_from_any_of_its_cards() -> None:
@@ -90,8 +90,8 @@ def test_a_run_may_split_and_move_from_any_of_its_cards() -> None:
     pos = make_position("spider", {"tableau:0": "9S 8S 7S 6S", "tableau:1": "8H"})
     assert move("tableau:0", "tableau:1", 2) in pos.legal_moves()
     pos.play(move("tableau:0", "tableau:1", 2))
-    assert show(pos, "tableau:1") == "8H 7S 6S"
-    assert show(pos, "tableau:0") == "9S 8S"
+    assert pile_of(pos, "tableau:1") == "8H 7S 6S"
+    assert pile_of(pos, "tableau:0") == "9S 8S"
 
 
 def test_an_empty_pile_accepts_any_card_or_same_suit_run() -> None:
@@ -103,7 +103,7 @@ def test_an_empty_pile_accepts_any_card_or_same_suit_run() -> None:
     assert move("tableau:0", "tableau:5", 4) not in legal
     assert move("tableau:1", "tableau:5") in legal
     pos.play(move("tableau:0", "tableau:5", 3))
-    assert show(pos, "tableau:5") == "9S 8S 7S"
+    assert pile_of(pos, "tableau:5") == "9S 8S 7S"
 
 
 def test_a_complete_suit_is_removed_automatically_and_the_card_under_it_turns_up() -> None:
@@ -112,15 +112,15 @@ def test_a_complete_suit_is_removed_automatically_and_the_card_under_it_turns_up
     pos = make_position("spider", {"tableau:0": f"(5H) {SPADES_K_TO_2}", "tableau:1": "AS"})
     before = pos.copy()
     pos.play(move("tableau:1", "tableau:0"))
-    assert show(pos, "tableau:0") == "5H"
-    assert show(pos, "foundation:0") == SPADES_K_TO_2 + " AS"
+    assert pile_of(pos, "tableau:0") == "5H"
+    assert pile_of(pos, "foundation:0") == SPADES_K_TO_2 + " AS"
     assert pos.suits_completed == 1
     assert pos.moves_played == 1
     tableau0, foundation0 = pos.layout.index["tableau:0"], pos.layout.index["foundation:0"]
     assert pos.last_steps()[-2:] == ((0, tableau0, foundation0, 13), (1, tableau0))
     assert pos.pop() == move("tableau:1", "tableau:0")
     assert pos == before
-    assert show(pos, "tableau:0") == f"(5H) {SPADES_K_TO_2}"
+    assert pile_of(pos, "tableau:0") == f"(5H) {SPADES_K_TO_2}"
 
 
 def test_a_complete_suit_is_removed_after_a_stock_deal_too() -> None:
@@ -129,8 +129,8 @@ def test_a_complete_suit_is_removed_after_a_stock_deal_too() -> None:
                      stock="(5C) (5C) (5C) (5C) (5C) (5C) (5C) (5C) (5C) (AS)")
     before = pos.copy()
     pos.play(STOCK)
-    assert show(pos, "tableau:0") == "KH"
-    assert show(pos, "tableau:1") == "9D 5C"
+    assert pile_of(pos, "tableau:0") == "KH"
+    assert pile_of(pos, "tableau:1") == "9D 5C"
     assert pos.suits_completed == 1
     pos.pop()
     assert pos == before
@@ -220,6 +220,20 @@ def test_a_face_down_card_turns_up_when_uncovered_and_back_down_on_undo() -> Non
     the move that uncovered it (undoing that move turns it back down)."""
     pos = make_position("spider", {"tableau:0": "(3D) (QC) 7H", "tableau:1": "8C"})
     pos.play(move("tableau:0", "tableau:1"))
-    assert show(pos, "tableau:0") == "(3D) QC"
+    assert pile_of(pos, "tableau:0") == "(3D) QC"
     pos.pop()
-    assert show(pos, "tableau:0") == "(3D) (QC) 7H"
+    assert pile_of(pos, "tableau:0") == "(3D) (QC) 7H"
+
+
+def test_two_suits_completed_by_one_deal_both_leave() -> None:
+    """Every complete same-suit run on top of a pile is removed automatically, two at once too."""
+    hearts = SPADES_K_TO_2.replace("S", "H")
+    pos = full_table(tableau_2=f"(4D) {SPADES_K_TO_2}", tableau_5=hearts,
+                     stock="(5C) (5C) (5C) (5C) (AH) (5C) (5C) (AS) (5C) (5C)")
+    before = pos.copy()
+    pos.play(STOCK)
+    assert pos.suits_completed == 2
+    assert pile_of(pos, "tableau:2") == "4D"
+    assert pile_of(pos, "tableau:5") == ""
+    assert pos.pop() == STOCK
+    assert pos == before

@@ -109,3 +109,12 @@ def test_statistics_streaks_best_time_fewest_moves_and_help() -> None:
     assert s["wins_with_undo"] == 1 and s["wins_with_hint"] == 1 and s["wins_unaided"] == 3
     s = game_stats("klondike", [*rows, row(9, False)])
     assert s["current_streak"] == 0 and s["best_streak"] == 3
+
+
+def test_an_in_memory_database_keeps_its_games() -> None:
+    memory = Store("sqlite://")
+    memory.migrate()
+    t = Tables(memory)
+    out = t.new_game("p", "spider", 3)
+    out = t.move("p", out.row.id, out.pos.legal_moves()[0], 0)
+    assert Tables(memory).view("p", out.row.id).pos == out.pos

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -43,12 +43,18 @@ def load_deal(game_id: str, number: int) -> Position:
 def games() -> None:
     """List the catalogue: id, name, packs, redeals, difficulty."""
     table = Table(title="Réussite — the catalogue")
-    for col in ("id", "name", "packs", "redeals", "difficulty", "related"):
+    # Ids are what the user types next: never cut them short, however narrow the terminal.
+    table.add_column("id", no_wrap=True, min_width=max(map(len, CATALOGUE)))
+    for col in ("name", "packs", "redeals", "difficulty"):
         table.add_column(col)
+    table.add_column("related", overflow="fold")
     for g in CATALOGUE.values():
         table.add_row(g.id, g.name, str(g.packs), g.redeals_label, g.difficulty,
                       ", ".join(g.related))
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:  # piped or captured: one line a game, for scripts and grep
+        console = Console(width=160)
+    console.print(table)
 
 
 @app.command()
@@ -79,24 +85,42 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
           db: Annotated[str | None, typer.Option(
               help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
                    " in ./data/reussite.sqlite3)")] = None,
+          workers: Annotated[int, typer.Option(
+              help="Server processes sharing the port and the database", min=1,
+              max=64)] = 1,
           access_log: Annotated[bool, typer.Option(
-              help="Log every request (off by default: the reverse proxy logs them, and a"
-                   " log line costs a tenth of a request's time)")] = False) -> None:
+              help="Log every request")] = True) -> None:
     """Run the web site (migrations are applied at start-up)."""
+    import os
+
     import uvicorn
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from reussite.web.app import create_app
+    from reussite.web.app import create_app, database_url
+    from reussite.web.storage import Store
 
+    url = database_url(db)
     try:
-        application = create_app(db)
+        if workers == 1:
+            application = create_app(url)
+        else:
+            store = Store(url)
+            store.migrate()
+            store.dispose()
     except ArgumentError as e:
         raise CliError(f"Not a database URL: {e}") from None
     except SQLAlchemyError as e:
         raise CliError(f"Cannot open the database: {type(e).__name__}:"
                        f" {str(e).splitlines()[0]}") from None
-    uvicorn.run(application, host=host, port=port, log_level="info",
-                proxy_headers=True, server_header=False, access_log=access_log)
+    options: dict[str, Any] = dict(host=host, port=port, log_level="info",
+                                   proxy_headers=True, server_header=False,
+                                   access_log=access_log)
+    if workers == 1:
+        uvicorn.run(application, **options)
+    else:
+        # Each worker process builds its own application from the environment.
+        os.environ["REUSSITE_DATABASE_URL"] = url
+        uvicorn.run("reussite.web.app:create_app", factory=True, workers=workers, **options)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,3 +147,140 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------- the solver
+
+
+def _check_game(game_id: str) -> str:
+    try:
+        get_game(game_id)
+    except UnknownGameError as e:
+        raise CliError(str(e)) from None
+    return game_id
+
+
+def _check_time_limit(seconds: float) -> float:
+    if not seconds > 0:
+        raise CliError(f"The time limit is a positive number of seconds: {seconds}")
+    return seconds
+
+
+@app.command()
+def solve(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike")],
+          number: Annotated[int, typer.Option("--number", "-n", help="The deal number")],
+          time_limit: Annotated[float, typer.Option("--time-limit", "-t",
+                                                    help="Seconds of search at most")] = 10.0,
+          as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
+    """Solve one deal with every card known: won (with the moves), lost (proved) or unknown."""
+    from reussite.solver.search import solve as full_solve
+
+    _check_time_limit(time_limit)
+    pos = load_deal(game, number)
+    result = full_solve(pos, time_limit=time_limit)
+    if as_json:
+        print(json.dumps({"game": game, "number": number, **result.to_json()}))
+        return
+    console = Console()
+    console.print(f"{pos.rules.name}, deal {number}: [bold]{result.status}[/bold] "
+                  f"({result.states} positions, {result.seconds:.2f} s)")
+    for i, m in enumerate(result.moves, 1):
+        console.print(f"{i:>4}. {m}")
+
+
+def _parse_deals(text: str) -> range:
+    from reussite.solver.batch import parse_range
+
+    try:
+        return parse_range(text)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
+@app.command()
+def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-draw-3")],
+            deals: Annotated[str, typer.Option("--deals", "-d", help="Deal numbers A-B")],
+            time_limit: Annotated[float, typer.Option(
+                "--time-limit", "-t",
+                help="Seconds per deal (full) or per move (honest)")] = 10.0,
+            jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1,
+            player: Annotated[str, typer.Option(
+                "--player", help="full: every card known; honest: only what a player sees")
+            ] = "full",
+            as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
+    """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from reussite.solver.batch import PLAYERS, Tally, decide_many
+
+    _check_game(game)
+    numbers = _parse_deals(deals)
+    _check_time_limit(time_limit)
+    if jobs < 1:
+        raise CliError(f"--jobs is at least 1: {jobs}")
+    if player not in PLAYERS:
+        raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
+    tally = Tally(game, player, time_limit)
+    console = Console(stderr=True)
+    with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, disable=as_json) as progress:
+        task = progress.add_task(f"{game} ({player})", total=len(numbers))
+        for outcome in decide_many(game, numbers, time_limit, jobs, player):
+            tally.add(outcome)
+            progress.update(task, advance=1, description=(
+                f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"
+                f" unknown {tally.count('unknown')}"))
+    summary = tally.summary()
+    if as_json:
+        print(json.dumps(summary))
+        return
+    low, high = tally.interval()
+    rate = tally.count("won") / max(1, len(tally.outcomes))
+    Console().print(
+        f"{CATALOGUE[game].name}, deals {deals}, {player} player, {time_limit:g} s: "
+        f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}; "
+        f"win rate {100 * rate:.1f} % "
+        f"(95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+
+
+winnable_app = typer.Typer(help="The lists of deals proved winnable, shipped with the package.",
+                           no_args_is_help=True)
+app.add_typer(winnable_app, name="winnable")
+
+
+@winnable_app.command("extend")
+def winnable_extend(
+        game: Annotated[str, typer.Argument(help="A game id")],
+        count: Annotated[int, typer.Option("--count", "-c", help="Deals to try")] = 100,
+        time_limit: Annotated[float, typer.Option("--time-limit", "-t",
+                                                  help="Seconds per deal")] = 5.0,
+        start: Annotated[int | None, typer.Option(
+            "--start", help="First deal to try (default: after the last one tried)")] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1) -> None:
+    """Try COUNT more deals and add those the solver wins to the game's list."""
+    from reussite.solver.batch import decide_many
+    from reussite.solver.winnable_lists import extend_winnable, last_tried
+
+    _check_game(game)
+    _check_time_limit(time_limit)
+    if count < 1 or jobs < 1:
+        raise CliError("--count and --jobs are at least 1")
+    first = last_tried(game) + 1 if start is None else start
+    won = 0
+    for outcome in decide_many(game, range(first, first + count), time_limit, jobs):
+        extend_winnable(game, [outcome.number] if outcome.status == "won" else [],
+                        tried=outcome.number)
+        won += outcome.status == "won"
+    Console().print(f"{game}: {won} of {count} deals ({first}-{first + count - 1}) proved "
+                    "winnable and added")
+
+
+@winnable_app.command("show")
+def winnable_show(game: Annotated[str, typer.Argument(help="A game id")]) -> None:
+    """How many deals are proved winnable, and the first few."""
+    from reussite.winnable import winnable_numbers
+
+    _check_game(game)
+    numbers = winnable_numbers(game)
+    head = ", ".join(map(str, numbers[:10]))
+    Console().print(f"{game}: {len(numbers)} winnable deals: {head}{' ...' if numbers else ''}")

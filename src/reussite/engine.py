@@ -57,6 +57,9 @@ _RANK = [(v & 63) >> 2 for v in range(128)]
 _SUIT = [v & 3 for v in range(128)]
 _RED = [int((v & 3) in (1, 2)) for v in range(128)]
 
+# Masks of a card value keeping its rank and suit, or its rank alone (rank * 4).
+_RANK_SUIT, _RANK_ONLY = 63, 60
+
 # Primitive steps of a record: (TRANSFER, src, dst, n), (FLIP, pile), (REDEAL,).
 TRANSFER, FLIP, REDEAL = 0, 1, 2
 
@@ -345,12 +348,23 @@ class Position:
             return _RED[top] != _RED[c]
         return _SUIT[top] == _SUIT[c]
 
-    def _fits_foundation(self, c: int, f: list[int]) -> bool:
-        """Card ``c`` may go alone onto foundation ``f`` (one-card foundations only)."""
-        if not f:
-            return _RANK[c] == ACE
-        top = f[-1]
-        return _RANK[c] == _RANK[top] + 1 and (not self._fsuit or _SUIT[c] == _SUIT[top])
+    def _foundation_slots(self, mask: int) -> dict[int, list[int]]:
+        """The foundations that take a card now (one-card foundations), keyed by the card's
+        value ``& mask``: its rank and suit (building in suit) or its rank alone (any suit).
+
+        One look-up per available card instead of a test per foundation: Leap Year has 16.
+        """
+        piles = self.piles
+        aces = [ACE * 4 + s for s in range(4)] if mask == _RANK_SUIT else [ACE * 4]
+        slots: dict[int, list[int]] = {}
+        for j in self.layout.foundations:
+            f = piles[j]
+            if not f:
+                for key in aces:
+                    slots.setdefault(key, []).append(j)
+            elif _RANK[f[-1]] != KING:
+                slots.setdefault((f[-1] & mask) + 4, []).append(j)
+        return slots
 
     def raw_moves(self) -> list[RawMove]:
         """Every legal move, as raw triples (see the module's docstring)."""
@@ -361,6 +375,9 @@ class Position:
         tableau = lay.tableau
         foundations = lay.foundations
         complete = self._ftakes is FoundationTakes.COMPLETE_SUIT
+        key = _RANK_SUIT if self._fsuit else _RANK_ONLY
+        slots = {} if complete else self._foundation_slots(key)
+        no_slot: list[int] = []
         empty_cells = [j for j in lay.cells if not piles[j]]
         king_only = self._space_king
         # Single available cards that are not tableau runs: waste, cells, reserves, foundations.
@@ -390,8 +407,8 @@ class Position:
                     elif not king_only or _RANK[c] == KING:
                         out.append((i, j, 1))
             if may_fnd:
-                for j in foundations:
-                    if j != i and self._fits_foundation(c, piles[j]):
+                for j in slots.get(c & key, no_slot):
+                    if j != i:
                         out.append((i, j, 1))
             if i in lay.cells:
                 for j in empty_cells:
@@ -425,10 +442,8 @@ class Position:
                     for j in empty_found:
                         out.append((i, j, 13))
             else:
-                c = p[-1]
-                for j in foundations:
-                    if self._fits_foundation(c, piles[j]):
-                        out.append((i, j, 1))
+                for j in slots.get(p[-1] & key, no_slot):
+                    out.append((i, j, 1))
         if self._stock_refusal() is None:
             out.append(STOCK_RAW)
         return out
@@ -595,7 +610,11 @@ class Position:
             return "A card cannot move onto its own pile"
         if n < 1:
             return "At least one card must move"
+        if not s:
+            return f"There is no card on {lay.ids[src]}"
         if n > len(s):
+            if len(s) == 1:
+                return f"There is only 1 card on {lay.ids[src]}"
             return f"There are only {len(s)} cards on {lay.ids[src]}"
         if any(not c & UP for c in s[-n:]):
             return "A face-down card cannot move"
@@ -604,10 +623,13 @@ class Position:
             if skind == "reserve":
                 return "Cards never move between reserve piles"
             return "Nothing is ever built on a reserve pile"
-        leaves_foundation = (dkind == "foundation" and not fnd.between
-                             or dkind != "foundation" and not fnd.gives_back)
-        if skind == "foundation" and leaves_foundation:
-            return "Cards never come back from a foundation"
+        if skind == "foundation":
+            if dkind == "foundation" and not fnd.between:
+                if fnd.gives_back:
+                    return "A foundation's card may come back to the tableau, not to a foundation"
+                return "Cards never come back from a foundation"
+            if dkind != "foundation" and not fnd.gives_back:
+                return "Cards never come back from a foundation"
         if skind == "reserve" and dkind == "tableau" and not (rules.reserve
                                                                and rules.reserve.to_tableau):
             return "A reserve card may only go to a foundation"

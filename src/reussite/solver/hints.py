@@ -1,7 +1,11 @@
 """Hints for a player, computed only from what the player sees.
 
-The legal moves of a position never depend on the identity of a face-down card, and the
-scoring below reads only face-up cards and pile sizes, so a hint never reveals a hidden card.
+A hint is the honest player's move (:mod:`reussite.solver.honest`): it samples the hidden
+cards from the player view, with a fixed seed, and solves the samples on a small budget. When
+the samples give no vote, the move that looks best from visible information is suggested:
+the legal moves of a position never depend on the identity of a face-down card, and the
+scoring below reads only face-up cards and pile sizes. Either way a hint never reveals a
+hidden card.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from reussite.cards import UP
 from reussite.engine import STOCK_CLICK, Position, RawMove
 
 
-def _visible_score(pos: Position, raw: RawMove) -> float:
+def visible_score(pos: Position, raw: RawMove) -> float:
     src, dst, n = raw
     if src == STOCK_CLICK:
         return 0.5
@@ -37,9 +41,24 @@ def _visible_score(pos: Position, raw: RawMove) -> float:
     return score
 
 
-def suggest_move(pos: Position) -> RawMove | None:
-    """A sensible move from visible information only, or None when no move is legal."""
+def quick_move(pos: Position) -> RawMove | None:
+    """The move that looks best from visible information alone (fast), or None."""
     moves = pos.raw_moves()
     if not moves:
         return None
-    return max(moves, key=lambda m: _visible_score(pos, m))
+    return max(moves, key=lambda m: visible_score(pos, m))
+
+
+def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 4,
+                 states_per_sample: int | None = 1_500, seed: int = 0) -> RawMove | None:
+    """A hint from what the player sees, or None when no move is legal.
+
+    ``time_limit`` bounds the whole hint (seconds, None: no limit); ``states_per_sample``
+    bounds each sample's search, which makes the hint reproducible for a given seed.
+    """
+    from reussite.solver.honest import honest_move
+
+    if time_limit is not None and time_limit <= 0:
+        return quick_move(pos)
+    return honest_move(pos, samples=samples, time_limit=time_limit,
+                       states_per_sample=states_per_sample, seed=seed)

@@ -11,18 +11,20 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from reussite.engine import Move, Position, RawMove
 from reussite.games import CATALOGUE, UnknownGameError
-from reussite.web.i18n import choose_lang, move_sentence
+from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import (
+    GAME_IDS,
     CatalogueEntry,
     Error,
     GameStats,
     GameSummary,
     GameView,
+    Health,
     Hint,
     NewGame,
     PileMove,
@@ -35,7 +37,17 @@ from reussite.web.stats import player_stats
 from reussite.web.storage import GameRow
 from reussite.winnable import winnable_numbers
 
-router = APIRouter(prefix="/api", tags=["api"])
+
+async def json_only(request: Request) -> None:
+    """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
+    if request.method == "POST":
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise HTTPException(415, "Send the body as JSON, with Content-Type:"
+                                     " application/json")
+
+
+router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(json_only)])
 
 Responses = dict[int | str, dict[str, Any]]
 NOT_FOUND: Responses = {404: {"model": Error, "description": "No such game for this player"}}
@@ -44,6 +56,7 @@ REFUSED: Responses = {
 STALE: Responses = {
     409: {"model": Error, "description": "The version is not the game's current one"}}
 POST_ERRORS: Responses = {
+    400: {"model": Error, "description": "The body cannot be read"},
     403: {"model": Error, "description": "A request from another site"},
     413: {"model": Error, "description": "The body is too large"},
     415: {"model": Error, "description": "The body is not JSON"},
@@ -60,9 +73,16 @@ def player(request: Request) -> str:
     return p
 
 
+def lang_of(request: Request) -> str:
+    """The player's language, for the sentences of answers (hints, refusals)."""
+    return choose_lang(None, request.cookies.get("reussite_lang"),
+                       request.headers.get("accept-language"))
+
+
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
-                    status_code=status, media_type="application/json")
+                    status_code=status, media_type="application/json",
+                    headers={"cache-control": "no-store"})
 
 
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
@@ -92,7 +112,8 @@ def move_of(model: PileMove | StockMove) -> Move:
 
 
 @router.get("/catalogue", response_model=list[CatalogueEntry])
-def catalogue() -> Response:
+async def catalogue() -> Response:
+    """The games (no database: answered on the event loop)."""
     return json_response([
         {"id": g.id, "name": g.name, "names": dict(g.names), "decks": g.packs,
          "difficulty": g.difficulty, "redeals": g.stock.redeals, "related": list(g.related),
@@ -113,7 +134,8 @@ def new_game(request: Request, body: NewGame) -> Response:
 
 @router.get("/games", response_model=list[GameSummary], responses=REFUSED)
 def list_games(request: Request,
-               game: Annotated[str | None, Query(max_length=32)] = None,
+               game: Annotated[str | None, Query(max_length=32,
+                                                 json_schema_extra={"enum": GAME_IDS})] = None,
                status: Literal["playing", "won", "lost"] | None = None,
                limit: Annotated[int, Query(ge=1, le=100)] = 50) -> Response:
     """The caller's games, newest first (to resume an unfinished one)."""
@@ -137,7 +159,7 @@ def _act(request: Request, game_id: str, action: str, version: int,
         else:
             outcome = getattr(t, action)(p, game_id, version)
     except Refused as e:
-        raise HTTPException(422, str(e)) from None
+        raise HTTPException(422, translate(lang_of(request), str(e))) from None
     return answer(outcome)
 
 
@@ -182,9 +204,16 @@ def hint(request: Request, game_id: str) -> Response:
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
     data = None if move is None else move.to_json()
-    lang = choose_lang(None, request.cookies.get("reussite_lang"),
-                       request.headers.get("accept-language"))
-    return json_response({"move": data, "text": move_sentence(lang, data)})
+    return json_response({"move": data, "text": move_sentence(lang_of(request), data)})
+
+
+@router.get("/health", response_model=Health,
+            responses={503: {"model": Error, "description": "The database does not answer"}})
+def health(request: Request) -> Response:
+    """Whether this process can reach the database (for load balancers and monitors)."""
+    store = tables(request).store
+    store.ping()
+    return json_response({"status": "ok", "database": store.dialect})
 
 
 @router.get("/stats", response_model=list[GameStats])

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute, Match, Route
+from starlette.routing import BaseRoute, Match
 from starlette.staticfiles import StaticFiles
 
 from reussite import __version__
@@ -53,7 +53,7 @@ def validation_sentence(exc: RequestValidationError) -> str:
     if e.get("type") == "missing" and not loc:
         return "A JSON body is required"
     where = ".".join(loc)
-    msg = str(e.get("msg", "is invalid"))
+    msg = str(e.get("msg", "is invalid")).removeprefix("Value error, ")
     return f"Invalid {where}: {msg}" if where else f"Invalid request: {msg}"
 
 
@@ -62,19 +62,19 @@ def wants_html(request: Request) -> bool:
         "text/html" in request.headers.get("accept", "")
 
 
-def allowed_methods(request: Request) -> str:
-    """Every method some route serves at this path (Starlette names only the first route's)."""
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette names only the first route's)."""
     def flat(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
         for r in routes:
             included = getattr(r, "original_router", None)  # FastAPI's included routers
             yield from flat(included.routes) if included is not None else (r,)
 
     methods: set[str] = set()
-    for route in flat(request.app.router.routes):
-        if isinstance(route, Route) and route.methods and \
-                route.matches(request.scope)[0] != Match.NONE:
-            methods |= route.methods
-    return ", ".join(sorted(methods))
+    for route in flat(app.router.routes):
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
@@ -118,7 +118,7 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             detail = "This method is not allowed here"
-            headers = {"allow": allowed_methods(request)}
+            headers = {"allow": ", ".join(allowed_methods(app, request))}
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(NotFound)

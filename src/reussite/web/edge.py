@@ -3,8 +3,8 @@
 - The anonymous player: a random id in a signed, HttpOnly, SameSite=Lax cookie, made on the
   first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games).
 - Cross-site requests: a POST whose ``Sec-Fetch-Site`` or ``Origin`` says it comes from
-  another site is refused (403); API POSTs must be JSON (415 otherwise), which a cross-site
-  form cannot send without a CORS preflight, which this site never grants.
+  another site is refused (403). (API POSTs must also be JSON, 415 otherwise, which a
+  cross-site form cannot send without a CORS preflight, never granted: see ``api.json_only``.)
 - Bodies are read whole here, up to a limit (413 beyond it), so no route sees a huge payload.
 - Security headers on every answer: a Content-Security-Policy without inline scripts, no
   sniffing, no framing, a strict referrer policy.
@@ -126,15 +126,6 @@ class Edge:
             if why is not None:
                 await self.refuse(send_with_headers, 403, why, is_api)
                 return
-            # A POST (the only method of the API with a body, and the only unsafe one a
-            # cross-site form can send) must be JSON; others go on to the router's 405.
-            if is_api and scope["method"] == "POST":
-                ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-                if ctype != "application/json":
-                    await self.refuse(send_with_headers, 415,
-                                      "Send the body as JSON, with Content-Type:"
-                                      " application/json", True)
-                    return
             declared = headers.get("content-length")
             if declared is not None and (not declared.isdigit()
                                          or int(declared) > self.max_body):

@@ -155,3 +155,54 @@ def move_sentence(lang: str, move: dict[str, Any] | None) -> str:
                       "Move {count} cards from {src} to {dst}", move["count"]).format(
         count=move["count"], src=pile_words(lang, move["from"]),
         dst=pile_words(lang, move["to"]))
+
+
+REFUSALS = (
+    # The engine's sentences for a refused move (reussite.engine, why_illegal and the stock's
+    # refusals): translated when shown to a player; tests/test_i18n.py keeps this list whole.
+    N_("A card cannot move onto its own pile"),
+    N_("A card goes onto a card one rank higher"),
+    N_("A card in a cell can never go to a foundation"),
+    N_("A cell holds a single card"),
+    N_("A completed suit goes onto an empty foundation"),
+    N_("A face-down card cannot move"),
+    N_("A foundation builds up in suit"),
+    N_("A foundation builds up one rank at a time, from Ace to King"),
+    N_("A foundation's card may come back to the tableau, not to a foundation"),
+    N_("A reserve card may only go to a foundation"),
+    N_("An empty foundation takes only an Ace"),
+    N_("At least one card must move"),
+    N_("Build down in alternating colours: red on black, black on red"),
+    N_("Build down in suit"),
+    N_("Cards cannot be taken from the stock: click it to deal"),
+    N_("Cards go to a foundation one at a time"),
+    N_("Cards never come back from a foundation"),
+    N_("Cards never move between reserve piles"),
+    N_("Completed suits go to the foundations by themselves"),
+    N_("Dealing is not allowed while a pile is empty"),
+    N_("Every reserve pile is empty: there is no pile left to deal onto"),
+    N_("No redeal is left: the stock cannot be formed again"),
+    N_("Nothing builds on an Ace (a King never goes on an Ace)"),
+    N_("Nothing is ever built on a reserve pile"),
+    N_("Only a King or a run led by a King can fill a space"),
+    N_("Only a complete same-suit run from King down to Ace goes to a foundation"),
+    N_("Only a run in alternating colours can move as a unit"),
+    N_("Only a same-suit run can move as a unit"),
+    N_("Only one card at a time can move from there"),
+    N_("Single cards never go to a foundation: only a complete suit from King to Ace"),
+    N_("That cell is not empty"),
+    N_("That foundation is complete"),
+    N_("That move is not allowed"),
+    N_("The stock and the waste are both empty"),
+    N_("The stock cannot be clicked now"),
+    N_("The stock is empty"),
+    N_("There are no reserve cards to gather"),
+    # The server's own refusals.
+    N_("There is no move to undo"),
+    N_("There is no move to redo"),
+)
+
+
+def translate(lang: str, sentence: str) -> str:
+    """A known sentence in ``lang``; any other sentence as it is (English)."""
+    return translations(lang).gettext(sentence)

@@ -3,21 +3,33 @@ OpenAPI document at ``/openapi.json`` is generated from them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from reussite.deals import MAX_DEAL_NUMBER
+from reussite.games import CATALOGUE
+
+GAME_IDS: list[Any] = list(CATALOGUE)
 
 PILE_PATTERN = r"^(stock|waste|(tableau|foundation|cell|reserve):[0-9]{1,2})$"
 MAX_COUNT = 104
 """No pile ever holds more cards than two packs."""
 MAX_VERSION = 2**31 - 1
 
+
+def whole_number(value: Any) -> Any:
+    """JSON's whole numbers: 7 and 7.0, but not true, "7" or 7.5."""
+    if isinstance(value, bool | str):
+        raise ValueError("Input should be a whole number")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(whole_number)]
 PileId = Annotated[str, Field(pattern=PILE_PATTERN, max_length=16,
                               examples=["tableau:3", "cell:0", "foundation:1"])]
-Version = Annotated[int, Field(ge=0, le=MAX_VERSION, strict=True,
-                               description="The version of the view the player acts on")]
 
 
 class Strict(BaseModel):
@@ -30,7 +42,7 @@ class PileMove(Strict):
     type: Literal["move"]
     from_: PileId = Field(alias="from")
     to: PileId
-    count: int = Field(default=1, ge=1, le=MAX_COUNT, strict=True)
+    count: WholeNumber = Field(default=1, ge=1, le=MAX_COUNT)
 
 
 class StockMove(Strict):
@@ -43,8 +55,9 @@ MoveModel = Annotated[PileMove | StockMove, Field(discriminator="type")]
 
 
 class NewGame(Strict):
-    game: str = Field(max_length=32, examples=["astrocyte"])
-    number: int | None = Field(default=None, ge=0, le=MAX_DEAL_NUMBER, strict=True,
+    game: str = Field(max_length=32, examples=["astrocyte"],
+                      json_schema_extra={"enum": GAME_IDS})
+    number: WholeNumber | None = Field(default=None, ge=0, le=MAX_DEAL_NUMBER,
                                description="The deal number; a random one when absent")
     winnable: bool = Field(default=False, strict=True,
                            description="Pick a deal proved winnable (ignored with a number)")
@@ -52,11 +65,13 @@ class NewGame(Strict):
 
 class PlayMove(Strict):
     move: MoveModel
-    version: Version
+    version: WholeNumber = Field(ge=0, le=MAX_VERSION,
+                                 description="The version of the view the player acts on")
 
 
 class VersionOnly(Strict):
-    version: Version
+    version: WholeNumber = Field(ge=0, le=MAX_VERSION,
+                                 description="The version of the view the player acts on")
 
 
 class Error(BaseModel):
@@ -142,3 +157,8 @@ class GameStats(BaseModel):
     wins_with_undo: int
     wins_with_hint: int
     wins_unaided: int
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    database: str = Field(description="sqlite or postgresql")

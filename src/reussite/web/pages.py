@@ -143,7 +143,7 @@ async def post_feedback(request: Request) -> Response:
     game = form.get("game")
     if game not in CATALOGUE:
         game = None
-    message = form.get("message", "").strip()
+    message = form.get("message", "").replace("\x00", "").strip()
     back = f"/games/{game}" if game else "/"
     if not message or len(message) > MAX_FEEDBACK:
         return RedirectResponse(f"{back}?feedback=invalid#feedback", status_code=303)

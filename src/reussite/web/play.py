@@ -9,6 +9,7 @@ database still holds that version, so several processes may serve one game in tu
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -28,11 +29,14 @@ from reussite.engine import (
 )
 from reussite.games import CATALOGUE, UnknownGameError, get_game
 from reussite.solver.hints import suggest_move
+from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
 from reussite.winnable import winnable_numbers
 
 RANDOM_DEAL_LIMIT = 1_000_000_000
 """Random deal numbers stay below this: short enough to read out and type."""
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""The shape of a game id (``secrets.token_urlsafe``)."""
 IDLE_CAP_MS = 120_000
 """A pause between two actions counts at most this long in a game's time."""
 
@@ -132,6 +136,8 @@ class Tables:
     # ------------------------------------------------------------------ reading
 
     def _load(self, player: str, game_id: str) -> Loaded:
+        if not GAME_ID.fullmatch(game_id):
+            raise NotFound(game_id)  # not one of our ids: no need to ask the database
         row = self.store.get_game(game_id, player)
         if row is None:
             raise NotFound(game_id)
@@ -218,7 +224,7 @@ class Tables:
         lo = self._begin(player, game_id, version)
         if lo.row.cursor == 0:
             self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused("There is no move to undo")
+            raise Refused(N_("There is no move to undo"))
         events = steps_to_events(lo.pos, lo.pos.last_steps(), backwards=True)
         lo.pos.pop()
         change = self._change(lo, lo.row.cursor - 1, lo.row.length, undo=True)
@@ -229,7 +235,7 @@ class Tables:
         c = lo.row.cursor
         if c >= lo.row.length:
             self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused("There is no move to redo")
+            raise Refused(N_("There is no move to redo"))
         lo.pos.push(decode_move(lo.line[c]))
         events = steps_to_events(lo.pos, lo.pos.last_steps())
         change = self._change(lo, c + 1, lo.row.length)

@@ -51,6 +51,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
 
@@ -216,8 +217,13 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; for SQLite, the data folder is made and WAL + foreign keys set."""
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        if u.database and u.database != ":memory:":
-            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        if not u.database or u.database == ":memory:":
+            # One connection for everyone: each new one would open another empty database.
+            engine = create_engine(u, poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
+            event.listen(engine, "connect", _sqlite_pragmas)
+            return engine
+        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
         # A fixed pool as large as the server's thread pool: no connection is opened and
         # closed again under load (each opening sets the pragmas below).
         engine = create_engine(u, pool_size=40, max_overflow=0, pool_timeout=10)
@@ -314,6 +320,11 @@ class Store:
             stored = conn.execute(select(settings.c.value).where(
                 settings.c.key == "secret_key")).scalar()
         return str(stored)
+
+    def ping(self) -> None:
+        """Raise (an OperationalError) unless the database answers."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     # ------------------------------------------------------------------ games
 

@@ -1,0 +1,68 @@
+"""Solver benchmark: per game, on a fixed range of deals.
+
+Prints a Markdown table: deals decided (won or lost) per minute, median and mean seconds per
+deal, positions searched per second, and the full-information win rate with its 95 % Wilson
+interval (unknown deals counted as not won; the share decided is shown beside it). With
+``--honest`` it plays the same deals as the honest player instead (time per move).
+
+Run: ``.venv/bin/python bench/solver.py [--deals 1-10] [--time-limit 10] [--jobs 1]
+[--honest] [GAME ...]`` (all games of the catalogue by default). One process per job; the
+figures depend on the machine and on what else it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from reussite.games import CATALOGUE
+from reussite.solver.batch import Tally, decide_many, parse_range
+
+CLAIMS = {
+    "astrocyte": "about 30 % (source page)",
+    "athena": "a patient player wins more than he loses (source page)",
+    "leap-year": "wins are rare (source page)",
+    "klondike-draw-3": "81.945 % ± 0.084 % solvable (Blake & Gent); honest 36.97 % "
+                       "(Bjarnason, Fern & Tadepalli)",
+    "spider": "honest 48.7 % (expert human, no undo)",
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=list(CATALOGUE))
+    parser.add_argument("--deals", default="1-10")
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--honest", action="store_true")
+    args = parser.parse_args()
+    numbers = parse_range(args.deals)
+    player = "honest" if args.honest else "full"
+    unit = "s/move" if args.honest else "s/deal"
+    print(f"{player} player, deals {args.deals}, {args.time_limit:g} {unit}, "
+          f"{args.jobs} job(s)\n")
+    print("| game | deals | won | lost | unknown | decided | win rate (95 % interval) "
+          "| decided/min | median s | mean s | positions/s | claim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for game in args.games:
+        tally = Tally(game, player, args.time_limit)
+        wall = time.perf_counter()
+        for outcome in decide_many(game, numbers, args.time_limit, args.jobs, player):
+            tally.add(outcome)
+        wall = time.perf_counter() - wall
+        n = len(tally.outcomes)
+        won, lost, unknown = (tally.count(s) for s in ("won", "lost", "unknown"))
+        low, high = tally.interval()
+        secs = [o.seconds for o in tally.outcomes]
+        states = sum(o.states for o in tally.outcomes)
+        rate = f"{100 * won / n:.1f} % ({100 * low:.1f}-{100 * high:.1f})"
+        pps = f"{states / sum(secs):,.0f}" if states and sum(secs) else "-"
+        print(f"| {game} | {n} | {won} | {lost} | {unknown} | {100 * (won + lost) / n:.0f} % "
+              f"| {rate} | {60 * (won + lost) / wall:.1f} | {statistics.median(secs):.2f} "
+              f"| {statistics.fmean(secs):.2f} | {pps} | {CLAIMS.get(game, '')} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""Screenshots of every game of the catalogue, taken in Chromium from a fresh local site.
+
+    python scripts/screenshots.py                  # laptop shots into docs/screenshots/
+    python scripts/screenshots.py --out DIR --phone
+
+Each shot opens deal 7 (the same deal every time: the pictures only change when the table
+does). The browser tests take the same shots into test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from browser.live import launch_chromium, running_server  # noqa: E402
+
+LAPTOP = (1366, 768)
+PHONE = (390, 844)
+DEAL = 7
+
+
+def shoot(browser: Any, base_url: str, game: str, size: tuple[int, int], out: Path) -> Path:
+    """Open one game at one screen size, check nothing scrolls sideways, save the picture."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
+    page = ctx.new_page()
+    page.goto(f"{base_url}/games/{game}?number={DEAL}")
+    page.wait_for_function("() => document.querySelector('#game')?.dataset.busy === '0'"
+                           f" && document.querySelector('#game').dataset.number === '{DEAL}'")
+    page.wait_for_selector(".card")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"{game} at {width}×{height} scrolls sideways ({scroll} px)")
+    path = out / f"{game}-{width}x{height}.png"
+    page.screenshot(path=str(path))
+    ctx.close()
+    return path
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    from reussite.games import CATALOGUE
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--phone", action="store_true", help="also take 390×844 shots")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    sizes = [LAPTOP, PHONE] if args.phone else [LAPTOP]
+    with running_server() as url, sync_playwright() as p:
+        browser = launch_chromium(p)
+        for game in CATALOGUE:
+            for size in sizes:
+                print(shoot(browser, url, game, size, args.out))
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

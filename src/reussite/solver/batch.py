@@ -1,0 +1,121 @@
+"""Many deals at once: win rates with a confidence interval, on several processes.
+
+>>> low, high = wilson_interval(80, 100)
+>>> round(low, 3), round(high, 3)
+(0.711, 0.867)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from reussite.engine import Position
+from reussite.games import get_game
+
+PLAYERS = ("full", "honest")
+
+
+@dataclass
+class DealOutcome:
+    """One deal's answer: ``won``/``lost``/``unknown`` with the effort spent."""
+
+    number: int
+    status: str
+    states: int
+    seconds: float
+    moves: int
+
+
+def decide(game_id: str, number: int, time_limit: float, player: str = "full") -> DealOutcome:
+    """Solve one deal (``full``) or play it as the honest player does (``honest``)."""
+    from reussite.solver.honest import play_honest_game
+    from reussite.solver.search import solve
+
+    pos = Position.deal(get_game(game_id), number)
+    if player == "honest":
+        played = play_honest_game(pos, time_per_move=time_limit, seed=number)
+        return DealOutcome(number, played.status, played.states, played.seconds,
+                           played.moves)
+    result = solve(pos, time_limit=time_limit)
+    return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves))
+
+
+def _decide_args(args: tuple[str, int, float, str]) -> DealOutcome:
+    return decide(*args)
+
+
+def decide_many(game_id: str, numbers: Iterable[int], time_limit: float, jobs: int = 1,
+                player: str = "full") -> Iterator[DealOutcome]:
+    """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
+    tasks = [(game_id, n, time_limit, player) for n in numbers]
+    if jobs <= 1:
+        for t in tasks:
+            yield _decide_args(t)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_decide_args, tasks, chunksize=1)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval for a proportion (``(0, 1)`` with no trials)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Tally:
+    """Counts of a run of deals, and the win rate's interval."""
+
+    game: str
+    player: str
+    time_limit: float
+    outcomes: list[DealOutcome] = field(default_factory=list)
+
+    def add(self, o: DealOutcome) -> None:
+        self.outcomes.append(o)
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.count("won"), len(self.outcomes))
+
+    def summary(self) -> dict[str, object]:
+        won, lost, unknown = self.count("won"), self.count("lost"), self.count("unknown")
+        n = len(self.outcomes)
+        low, high = wilson_interval(won, n)
+        seconds = sorted(o.seconds for o in self.outcomes)
+        return {
+            "game": self.game, "player": self.player, "time_limit": self.time_limit,
+            "deals": n, "won": won, "lost": lost, "unknown": unknown,
+            "win_rate": won / n if n else 0.0,
+            "interval_95": [low, high],
+            "win_rate_if_unknown_won": (won + unknown) / n if n else 0.0,
+            "median_seconds": seconds[n // 2] if n else 0.0,
+            "mean_seconds": sum(seconds) / n if n else 0.0,
+            "states": sum(o.states for o in self.outcomes),
+        }
+
+
+def parse_range(text: str) -> range:
+    """``"1-100"`` (both ends included) or a single number ``"7"``."""
+    try:
+        if "-" in text:
+            a, b = text.split("-", 1)
+            lo, hi = int(a), int(b)
+        else:
+            lo = hi = int(text)
+    except ValueError:
+        raise ValueError(f"A deal range is A-B, e.g. 1-100: {text!r}") from None
+    if lo < 0 or hi < lo:
+        raise ValueError(f"A deal range runs from a smaller number to a larger one: {text!r}")
+    return range(lo, hi + 1)
+

@@ -1,0 +1,497 @@
+"""The full-information solver: depth-first search over engine positions.
+
+The solver sees every card (face-down cards and the stock order included) and answers, for a
+position, one of three things:
+
+- ``won``: with a list of moves that the engine plays to a won position;
+- ``lost``: the search visited every position reachable from here and found no win;
+- ``unknown``: the budget (seconds and/or positions) ran out first. Never a guess.
+
+It is generic over the rules model: it plays the engine's raw moves with
+:meth:`Position.push_raw` and takes them back with :meth:`Position.pop`, in place. What it knows
+of the games is read from the rules (:mod:`reussite.rules`) and used only through the
+dominances documented below, each of which keeps ``lost`` exact.
+
+**Canonical key (transposition table).** Two positions with the same key have the same future.
+
+- Foundations are left out: the cards on them are the complement of the others, and for every
+  foundation policy of the catalogue that multiset fixes the foundation heights (in-suit: each
+  suit's foundations are ``A..h``; any-suit: the number of foundations reaching rank ``r`` is the
+  number of rank-``r`` cards on them). A foundation-to-foundation move therefore never changes
+  the key, and is never searched.
+- Cells are sorted (any cell is like any other).
+- Tableau piles are sorted when the rules treat them alike: always when the stock does not deal
+  onto the tableau, otherwise once the stock is spent for good (a deal gives each pile its own
+  card, so before that the piles' places matter).
+- Reserve piles keep their places (the stock deals onto them in order).
+- A stock that only ever deals is known by its length; a stock formed again (waste turned over,
+  reserves gathered) is kept whole, with the waste. Redeals used count only when limited.
+
+**Pruning that keeps the search exhaustive.**
+
+- Moves to an empty cell: only to the first one. Cell to cell: never (the key is the same).
+- Moves to an empty tableau pile: only to the first one, and never a whole pile onto an empty
+  pile, when tableau piles are interchangeable (as above).
+- Foundations of the same height (and, for in-suit foundations, the same suit) are alike: a
+  card is tried on one of them only.
+- The exact reversal of the previous move (same cards back, nothing turned over) is skipped.
+- **Safe foundation moves.** A card goes to an in-suit, one-card foundation as the only child of
+  a position when no card could ever need it: every card that the tableau's build rule would let
+  sit on it (rank one lower; opposite colour / same suit / any suit as the game builds) is
+  already on the foundations. Aces are always safe. (Klondike's classic rule: a card is safe once
+  both opposite-colour cards one rank lower are home.) Only from the tableau, a cell, or a
+  draw-one waste: taking a card out of a draw-three waste changes the stock's grouping. Not used
+  for any-suit foundations (Leap Year), where a foundation left at rank ``r-1`` may be needed by
+  another rank-``r`` card, nor for Astrocyte's completed suits, which the player may keep on the
+  tableau (they are only tried first).
+
+**Move ordering.** Foundation moves first, then moves that turn a face-down card up or empty a
+pile, moves that put order into the tableau (a run taken off a card it does not fit, a run
+moved from a mixed-suit build onto its own suit, a card out of a cell, the waste or a
+reserve), then a deal from the stock, and only then the shuffles (a run moved off a card it
+already fits), moves to cells, and last cards taken off a foundation. A deal thus comes before
+the endless rearrangements of face-up cards that games with cells and any-suit building allow.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reussite.cards import UP, build_deck
+from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
+from reussite.rules import Build, FoundationTakes, GameRules, Space, StockAction
+
+Status = Literal["won", "lost", "unknown"]
+Child = tuple[RawMove, ...]
+"""One step of the search: a move, or (with a waste) a few stock clicks and a waste move."""
+SAFE = 1000
+
+_RANK = [(v & 63) >> 2 for v in range(128)]
+_SUIT = [v & 3 for v in range(128)]
+_RED = [int((v & 3) in (1, 2)) for v in range(128)]
+_SEP = b"\x80"
+
+
+@dataclass
+class SolveResult:
+    """What the solver found: ``status``, the winning ``moves`` (when won), effort spent."""
+
+    status: Status
+    moves: list[Move] = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+    raw_line: list[RawMove] = field(default_factory=list)
+    """The winning line as raw moves; when ``unknown`` and asked for, the line that made the
+    most progress (cards turned up, cards home)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"status": self.status, "moves": [m.to_json() for m in self.moves],
+                "states": self.states, "seconds": round(self.seconds, 3)}
+
+
+class GameKnowledge:
+    """What the solver reads from a game's rules, computed once per game."""
+
+    def __init__(self, rules: GameRules, pos: Position) -> None:
+        lay = pos.layout
+        st = rules.stock
+        self.rules = rules
+        self.tableau = tuple(lay.tableau)
+        self.cells = tuple(lay.cells)
+        self.reserves = tuple(lay.reserves)
+        self.foundations = tuple(lay.foundations)
+        self.waste = lay.waste
+        self.kinds = lay.kinds
+        self.deals_to_tableau = st.action is StockAction.DEAL_TO_TABLEAU
+        self.stock_reformed = st.action is StockAction.DRAW_TO_WASTE or st.redeals != 0
+        self.limited_redeals = st.redeals is not None and st.redeals > 0
+        self.safe_foundation = rules.foundations.takes is FoundationTakes.UP_IN_SUIT
+        self.waste_safe = st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
+        self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
+        self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
+        # How many copies of each card value the deck holds.
+        self.copies = [0] * 64
+        for c in build_deck(rules.packs, rules.suits):
+            self.copies[c] += 1
+
+    def tableau_interchangeable(self, pos: Position) -> bool:
+        return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
+
+    def key(self, pos: Position) -> bytes:
+        piles = pos.piles
+        stock = piles[0]
+        parts: list[bytes] = []
+        if self.stock_reformed:
+            parts.append(bytes(stock))
+            if self.waste >= 0:
+                parts.append(bytes(piles[self.waste]))
+            if self.limited_redeals:
+                parts.append(bytes((pos.redeals_used,)))
+        else:
+            parts.append(len(stock).to_bytes(2, "little"))
+        if self.cells:
+            parts.append(bytes(sorted(piles[i][0] if piles[i] else 0 for i in self.cells)))
+        for i in self.reserves:
+            parts.append(bytes(piles[i]))
+        tabs = [bytes(piles[i]) for i in self.tableau]
+        if self.tableau_interchangeable(pos):
+            tabs.sort()
+        parts.extend(tabs)
+        return _SEP.join(parts)
+
+    def home_count(self, pos: Position, value: int) -> int:
+        """How many copies of card ``value`` (rank and suit) lie on the foundations."""
+        r, s = _RANK[value], _SUIT[value]
+        n = 0
+        for f in self.foundations:
+            p = pos.piles[f]
+            if p and _SUIT[p[0]] == s and len(p) >= r:
+                n += 1
+        return n
+
+    def is_safe_to_foundation(self, pos: Position, c: int) -> bool:
+        """No card could ever need ``c`` on the tableau (see the module's docstring)."""
+        r = _RANK[c]
+        if r == 1:
+            return True
+        below = r - 1
+        for s in range(4):
+            v = below * 4 + s
+            if not self.copies[v]:
+                continue
+            if self.build is Build.DOWN_ALTERNATE_COLOURS and _RED[v] == _RED[c]:
+                continue
+            if self.build is Build.DOWN_SAME_SUIT and s != _SUIT[c]:
+                continue
+            if self.home_count(pos, v) < self.copies[v]:
+                return False
+        return True
+
+    def fits(self, c: int, top: int) -> bool:
+        """Card ``c`` may sit on ``top`` in the tableau."""
+        if _RANK[top] != _RANK[c] + 1:
+            return False
+        if self.build is Build.DOWN_ALTERNATE_COLOURS:
+            return _RED[top] != _RED[c]
+        return self.build is Build.DOWN_ANY_SUIT or _SUIT[top] == _SUIT[c]
+
+    def children(self, pos: Position, last: tuple[RawMove, int] | None) -> list[Child]:
+        """The moves worth searching from ``pos``, best first (a safe move alone).
+
+        With a waste, stock clicks are not searched on their own: a child is a few clicks
+        followed by a move of the waste's top card (the "K+" moves of Klondike solvers). A
+        click commutes with every move that does not take the waste's top card, so any line
+        can be reordered into such steps; clicks followed by nothing are useless.
+        """
+        piles = pos.piles
+        interch = self.tableau_interchangeable(pos)
+        first_cell = next((i for i in self.cells if not piles[i]), -1)
+        first_space = next((i for i in self.tableau if not piles[i]), -1) if interch else -1
+        scored: list[tuple[int, Child]] = []
+        homes: set[tuple[int, int, int]] = set()
+        moves = pos.raw_moves()
+        for m in moves:
+            if m[0] == STOCK_CLICK and self.waste >= 0:
+                continue
+            score = self.score(pos, m, last, first_cell, first_space, homes)
+            if score is None:
+                continue
+            if score >= SAFE:
+                return [(m,)]
+            scored.append((score, (m,)))
+        if self.waste >= 0 and STOCK_RAW in moves:
+            self.macro_children(pos, scored, first_cell, first_space)
+        scored.sort(key=lambda sm: -sm[0])
+        return [m for _, m in scored]
+
+    def macro_children(self, pos: Position, scored: list[tuple[int, Child]], first_cell: int,
+                       first_space: int) -> None:
+        """Clicks then a waste move, for every waste card the clicks reach.
+
+        The clicks are followed on copies of the stock and waste, exactly as the engine deals
+        them; only the chosen child is then played through the engine.
+        """
+        piles = pos.piles
+        stock = list(piles[0])
+        waste = list(piles[self.waste])
+        st = self.rules.stock
+        redeals = pos.redeals_used
+        start = len(waste)
+        seen = {(start, redeals if self.limited_redeals else 0)}
+        clicks = 0
+        while True:
+            if stock:
+                for _ in range(min(st.draw, len(stock))):
+                    waste.append(stock.pop())
+            elif waste and st.redeals is None or redeals < (st.redeals or 0) and waste:
+                stock.extend(reversed(waste))
+                waste.clear()
+                redeals += 1
+            else:
+                return
+            clicks += 1
+            state = (len(waste), redeals if self.limited_redeals else 0)
+            if state in seen:
+                return
+            seen.add(state)
+            if waste:
+                self.waste_moves(pos, waste[-1] | UP, clicks, scored, first_space)
+
+    def waste_moves(self, pos: Position, c: int, clicks: int, scored: list[tuple[int, Child]],
+                    first_space: int) -> None:
+        """The moves of waste card ``c`` reached after ``clicks`` clicks (as the engine's)."""
+        piles = pos.piles
+        prefix = (STOCK_RAW,) * clicks
+        w = self.waste
+        takes = self.rules.foundations.takes
+        if takes is not FoundationTakes.COMPLETE_SUIT:
+            homes: set[tuple[int, int]] = set()
+            r = _RANK[c]
+            for f in self.foundations:
+                d = piles[f]
+                if d:
+                    top = d[-1]
+                    if _RANK[top] + 1 != r or self.safe_foundation and _SUIT[top] != _SUIT[c]:
+                        continue
+                elif r != 1:
+                    continue
+                home = (len(d), _SUIT[d[0]] if d and self.safe_foundation else -1)
+                if home not in homes:
+                    homes.add(home)
+                    scored.append((100 - clicks, prefix + ((w, f, 1),)))
+        for j in self.tableau:
+            d = piles[j]
+            if d:
+                if self.fits(c, d[-1]):
+                    bonus = 10 if _SUIT[d[-1]] == _SUIT[c] else 0
+                    scored.append((65 + bonus - clicks, prefix + ((w, j, 1),)))
+            elif (not self.king_only or _RANK[c] == 13) and (first_space < 0
+                                                              or j == first_space):
+                scored.append((65 - clicks, prefix + ((w, j, 1),)))
+
+    def score(self, pos: Position, m: RawMove, last: tuple[RawMove, int] | None,
+              first_cell: int, first_space: int,
+              homes: set[tuple[int, int, int]]) -> int | None:
+        """How promising a move looks (``SAFE`` or more: play it alone), None: prune it."""
+        src, dst, n = m
+        if src == STOCK_CLICK:
+            return 30
+        piles = pos.piles
+        kinds = self.kinds
+        skind, dkind = kinds[src], kinds[dst]
+        s, d = piles[src], piles[dst]
+        if dkind == "foundation":
+            if skind == "foundation":
+                return None
+            home = (src, len(d), _SUIT[d[0]] if d and self.safe_foundation else -1)
+            if home in homes:
+                return None
+            homes.add(home)
+            if self.safe_foundation and (skind in ("tableau", "cell")
+                                         or skind == "waste" and self.waste_safe) \
+                    and self.is_safe_to_foundation(pos, s[-1]):
+                return SAFE
+            return 100
+        if dkind == "cell" and (skind == "cell" or dst != first_cell):
+            return None
+        if dkind == "tableau" and not d and first_space >= 0 and (
+                dst != first_space or skind == "tableau" and n == len(s)):
+            return None
+        if last is not None and last[1] == 1:
+            ls, ld, ln = last[0]
+            if ls == dst and ld == src and ln == n:
+                return None
+        rest = len(s) - n
+        c = s[rest]
+        same_suit_dst = bool(d) and _SUIT[d[-1]] == _SUIT[c]
+        if skind == "tableau":
+            if rest > 0 and not s[rest - 1] & UP:
+                score = 90  # turns a card up
+            elif rest == 0:
+                score = 70 if d else 40  # empties a pile
+            elif not self.fits(c, s[rest - 1]):
+                score = 65  # takes the run off a card it does not belong on
+            elif _SUIT[s[rest - 1]] != _SUIT[c] and same_suit_dst:
+                score = 60  # from a mixed-suit build to a same-suit one
+            else:
+                score = 20  # the run already sits where it belongs: a shuffle
+        elif skind == "foundation":
+            score = 5
+        else:
+            score = 65  # from a cell, the waste or a reserve
+        if dkind == "cell":
+            score = min(score, 50) - 35
+        elif same_suit_dst:
+            score += 5
+        return score
+
+
+_KNOWLEDGE: dict[str, GameKnowledge] = {}
+
+
+def knowledge(pos: Position) -> GameKnowledge:
+    k = _KNOWLEDGE.get(pos.rules.id)
+    if k is None:
+        k = _KNOWLEDGE[pos.rules.id] = GameKnowledge(pos.rules, pos)
+    return k
+
+
+class Budget:
+    """Seconds and/or positions; ``spent()`` is checked every few hundred positions."""
+
+    def __init__(self, seconds: float | None, states: int | None) -> None:
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.states = states
+
+    def spent(self, states: int) -> bool:
+        if self.states is not None and states >= self.states:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
+def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
+    """Cards turned up by the player's moves (not by deals) plus cards sent home (x2), over
+    the last ``steps`` moves."""
+    gain = 0
+    for _, ops in pos.history[-steps:]:
+        prev: tuple[int, ...] = ()
+        for op in ops:
+            if op[0] == 0:
+                if kinds[op[2]] == "foundation":
+                    gain += 2 * op[3]
+                elif kinds[op[1]] == "foundation":
+                    gain -= 2 * op[3]
+            elif op[0] == 1 and prev and prev[0] == 0 and prev[1] == op[1] \
+                    and kinds[op[1]] != "stock":
+                gain += 1
+            prev = op
+    return gain
+
+
+def solve(pos: Position, time_limit: float | None = 10.0,
+          max_states: int | None = None, best_line: bool = False) -> SolveResult:
+    """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
+
+    ``best_line``: when the budget runs out, also return the line that made the most progress
+    (the honest player's guidance on samples too hard to solve).
+    """
+    start = time.perf_counter()
+    budget = Budget(time_limit, max_states)
+    info = knowledge(pos)
+    if pos.is_won():
+        return SolveResult("won", [], 0, time.perf_counter() - start)
+    seen: set[bytes] = {info.key(pos)}
+    depth0 = len(pos.history)
+    path: list[Child] = []
+    stack: list[list[Child]] = [info.children(pos, None)]
+    index: list[int] = [0]
+    gains: list[int] = [0]
+    best_gain = 0
+    best: list[Child] = []
+    states = 1
+    status: Status = "lost"
+    try:
+        while stack:
+            steps = stack[-1]
+            i = index[-1]
+            if i >= len(steps):
+                stack.pop()
+                index.pop()
+                if path:
+                    gains.pop()
+                    for _ in path.pop():
+                        pos.pop()
+                continue
+            index[-1] = i + 1
+            step = steps[i]
+            for m in step:
+                pos.push_raw(m)
+            if pos.is_won():
+                path.append(step)
+                status = "won"
+                break
+            k = info.key(pos)
+            if k in seen:
+                for _ in step:
+                    pos.pop()
+                continue
+            seen.add(k)
+            states += 1
+            if not states & 255 and budget.spent(states):
+                for _ in step:
+                    pos.pop()
+                status = "unknown"
+                break
+            path.append(step)
+            if best_line:
+                gain = gains[-1] + _progress(pos, len(step), info.kinds)
+                gains.append(gain)
+                if gain > best_gain:
+                    best_gain, best = gain, list(path)
+            else:
+                gains.append(0)
+            stack.append(info.children(pos, (step[-1], len(pos.history[-1][1]))))
+            index.append(0)
+        line = path if status == "won" else best if status == "unknown" else []
+        raw_line = [m for step in line for m in step]
+        result_moves = [pos.to_move(m) for m in raw_line] if status == "won" else []
+    finally:
+        while len(pos.history) > depth0:
+            pos.pop()
+    return SolveResult(status, result_moves, states, time.perf_counter() - start, raw_line)
+
+
+def is_stuck(pos: Position, max_states: int = 20_000) -> bool:
+    """True when no legal move can change anything any more.
+
+    "Change" means: win, turn a face-down card up, deal from a stock that deals onto piles, or
+    put more cards on the foundations than there are now. The search explores everything
+    reachable without such a change (shuffling visible cards, turning a waste stock round) and
+    answers True only when it saw all of it; when its budget runs out it answers False, so
+    there are no false alarms.
+    """
+    if not pos.raw_moves():
+        return not pos.is_won()
+    info = knowledge(pos)
+    home = pos.foundation_cards
+    depth0 = len(pos.history)
+    seen: set[bytes] = {info.key(pos)}
+    stack: list[list[RawMove]] = [pos.raw_moves()]
+    index = [0]
+    try:
+        while stack:
+            moves = stack[-1]
+            i = index[-1]
+            if i >= len(moves):
+                stack.pop()
+                index.pop()
+                if len(pos.history) > depth0:
+                    pos.pop()
+                continue
+            index[-1] = i + 1
+            m = moves[i]
+            if m[0] == STOCK_CLICK and not info.stock_reformed:
+                return False
+            if m[0] == STOCK_CLICK and pos.piles[0] and info.waste < 0:
+                return False  # a deal onto piles puts new cards in play
+            pos.push_raw(m)
+            changed = pos.foundation_cards > home or pos.is_won() or any(
+                op[0] == 1 and info.kinds[op[1]] in ("tableau", "reserve")
+                for op in pos.history[-1][1])
+            if changed:
+                return False
+            k = info.key(pos)
+            if k in seen:
+                pos.pop()
+                continue
+            seen.add(k)
+            if len(seen) > max_states:
+                return False
+            stack.append(pos.raw_moves())
+            index.append(0)
+        return True
+    finally:
+        while len(pos.history) > depth0:
+            pos.pop()

@@ -1,0 +1,1035 @@
+// Réussite's table: draws a game from the server's view and turns the player's gestures
+// (drag and drop, click-click, double-click, keyboard) into moves. The server is the referee:
+// the view's `legal_moves` light up destinations without a round trip, and a refused move
+// comes back with the rule's sentence, which we show.
+
+import { api, ApiError } from "./api.js";
+import { cardElement, cardName, rankOf } from "./cards.js";
+import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
+
+const FALLBACK = {
+  new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
+  no_hint: "No move to suggest", deal_number: "Deal", moves: "Moves", time: "Time",
+  score: "Score", stock: "stock", waste: "waste", foundation: "foundation", cell: "cell",
+  reserve: "reserve", tableau: "pile", face_down: "face-down card", empty: "empty",
+  won: "You won!", lost: "No more moves", stuck: "Stuck", play_again: "Play again",
+  settings: "Settings", four_colours: "Four-colour suits", left_handed: "Left-handed",
+  animation: "Animation", auto_collect: "Auto-collect", winnable_only: "Winnable deals only",
+  card_name: "{rank} of {suit}", suit_S: "spades", suit_H: "hearts", suit_D: "diamonds",
+  suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
+};
+["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+  "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
+
+// Games whose tableau builds down in alternating colours: a low card is "safe" to collect
+// when both foundations of the other colour are near its rank.
+const ALTERNATING = new Set(["klondike", "klondike-draw-3", "athena", "minerva"]);
+const DRAG_THRESHOLD = 5;
+const DOUBLE_TAP_MS = 400;
+const BASE_MS = 200;
+
+const root = document.getElementById("game");
+const gameId = root?.dataset.gameId;
+let strings = {};
+try {
+  strings = JSON.parse(document.getElementById("ui-strings")?.textContent || "{}");
+} catch (e) {
+  strings = {};
+}
+const t = (k) => strings[k] ?? FALLBACK[k] ?? k;
+const settings = loadSettings();
+
+const state = {
+  view: null,
+  selection: null, // {pile, count}
+  held: null, // keyboard pick-up {pile, count}
+  focus: 0, // index into pileOrder
+  kbCount: 1,
+  lastTap: null,
+  compact: false,
+  drag: null,
+  timerBase: 0,
+  timerStart: 0,
+  hintTimer: 0,
+  toastTimer: 0,
+};
+
+const els = {};
+let pileOrder = []; // pile ids in DOM order, for keyboard focus
+const pileEls = new Map();
+let chain = Promise.resolve();
+
+// ---------------------------------------------------------------- small helpers
+
+const kindOf = (pile) => pile.split(":")[0];
+const pileNo = (pile) => Number(pile.split(":")[1] ?? 0);
+const h = (tag, attrs = {}, ...kids) => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid) el.append(kid);
+  return el;
+};
+const speed = () => SPEEDS[settings.animation] ?? 1;
+const sameMove = (a, b) => a.type === b.type
+  && (a.type === "stock" || (a.from === b.from && a.to === b.to && a.count === b.count));
+const isLegal = (m) => state.view?.legal_moves.some((l) => sameMove(l, m));
+const cardLabel = (entry) => (entry.up && entry.card ? cardName(entry.card, t) : t("face_down"));
+
+function pileLabel(pile) {
+  const kind = kindOf(pile);
+  const name = pile.includes(":") ? `${t(kind)} ${pileNo(pile) + 1}` : t(kind);
+  const cards = state.view.piles[pile];
+  if (!cards.length) return `${name}: ${t("empty")}`;
+  if (kind === "stock") return `${name}: ${cards.length}`;
+  const down = cards.filter((c) => !c.up).length;
+  const ups = cards.filter((c) => c.up).map(cardLabel);
+  const shown = kind === "tableau" || (kind === "reserve" && fansReserves()) ? ups : ups.slice(-1);
+  const parts = [];
+  if (down) parts.push(`${down} × ${t("face_down")}`);
+  return `${name}: ${[...parts, ...shown].join(", ")}`;
+}
+
+function fansReserves() {
+  return !Object.keys(state.view.piles).some((p) => kindOf(p) === "tableau");
+}
+
+// ---------------------------------------------------------------- building the table
+
+function buildChrome() {
+  root.classList.add("reussite");
+  root.textContent = "";
+  const btn = (key, onclick, extra = {}) =>
+    h("button", { type: "button", class: `btn btn-${key}`, "data-action": key, onclick, ...extra },
+      t(key));
+  els.number = h("input", {
+    type: "number", min: "0", step: "1", inputmode: "numeric", class: "deal-number",
+    "aria-label": t("deal_number"), name: "number",
+  });
+  els.number.addEventListener("change", () => {
+    const n = Number(els.number.value);
+    if (Number.isInteger(n) && n >= 0 && els.number.value !== "") startGame({ number: n }, true);
+  });
+  els.undo = btn("undo", () => act("undo"), { title: `${t("undo")} (Ctrl+Z)` });
+  els.redo = btn("redo", () => act("redo"), { title: `${t("redo")} (Ctrl+Y)` });
+  els.settings = buildSettings();
+  els.toolbar = h("div", { class: "toolbar", role: "toolbar" },
+    btn("new_game", () => startGame({}, true)),
+    btn("restart", () => act("restart")),
+    els.undo, els.redo,
+    btn("hint", showHint, { title: `${t("hint")} (H)` }),
+    h("label", { class: "deal" }, h("span", { text: t("deal_number") }), els.number),
+    els.settings);
+  els.moves = h("span", { class: "stat-moves" });
+  els.time = h("span", { class: "stat-time" });
+  els.score = h("span", { class: "stat-score" });
+  els.redeals = h("span", { class: "stat-redeals" });
+  els.status = h("div", { class: "statusbar" },
+    h("span", {}, `${t("moves")} `, els.moves),
+    h("span", {}, `${t("time")} `, els.time),
+    els.score, els.redeals);
+  els.table = h("div", { class: "table", role: "application",
+    "aria-roledescription": "card table" });
+  els.toast = h("div", { class: "toast", role: "status", "aria-live": "polite" });
+  els.banner = h("div", { class: "banner", hidden: "" });
+  root.append(els.toolbar, els.status, els.table, els.banner, els.toast);
+  applySettings();
+}
+
+function buildSettings() {
+  const check = (key, prop) => {
+    const input = h("input", { type: "checkbox", name: prop });
+    input.checked = settings[prop];
+    input.addEventListener("change", () => {
+      settings[prop] = input.checked;
+      saveSettings(settings);
+      applySettings();
+      if (prop === "autoCollect" && input.checked) enqueue(autoCollect);
+    });
+    return h("label", { class: "setting" }, input, h("span", { text: t(key) }));
+  };
+  const select = h("select", { name: "animation" });
+  for (const name of Object.keys(SPEEDS)) {
+    const o = h("option", { value: name, text: name });
+    if (settings.animation === name) o.selected = true;
+    select.append(o);
+  }
+  select.addEventListener("change", () => {
+    settings.animation = select.value;
+    saveSettings(settings);
+  });
+  return h("details", { class: "settings" },
+    h("summary", { text: t("settings") }),
+    h("div", { class: "settings-panel" },
+      check("four_colours", "fourColours"),
+      check("left_handed", "leftHanded"),
+      check("auto_collect", "autoCollect"),
+      check("winnable_only", "winnableOnly"),
+      h("label", { class: "setting" }, h("span", { text: t("animation") }), select)));
+}
+
+function applySettings() {
+  root.classList.toggle("four-colours", settings.fourColours);
+  root.classList.toggle("left-handed", settings.leftHanded);
+  if (state.view) layout();
+}
+
+/** Make the pile elements for this game (once per game kind). */
+function buildPiles(view) {
+  els.table.textContent = "";
+  pileEls.clear();
+  const ids = Object.keys(view.piles);
+  const of = (kind) => ids.filter((p) => kindOf(p) === kind);
+  const fan = !of("tableau").length;
+  const group = (cls, piles) => {
+    const g = h("div", { class: `group ${cls}` });
+    for (const p of piles) g.append(makePile(p, view));
+    return g;
+  };
+  const top = h("div", { class: "row top" },
+    group("stock-group", [...of("stock"), ...of("waste")]),
+    of("cell").length ? group("cells", of("cell")) : null,
+    !fan && of("reserve").length ? group("reserves stacked", of("reserve")) : null,
+    h("div", { class: "spacer" }),
+    group("foundations", of("foundation")));
+  els.table.append(top);
+  els.top = top;
+  if (fan && of("reserve").length) els.table.append(group("row fans reserves", of("reserve")));
+  if (of("tableau").length) els.table.append(group("row fans tableau", of("tableau")));
+  pileOrder = [...els.table.querySelectorAll(".pile")].map((e) => e.dataset.pile);
+  state.focus = Math.min(state.focus, pileOrder.length - 1);
+  els.table.dataset.game = view.game;
+  els.table.dataset.piles = ids.join(" ");
+}
+
+function makePile(pile, view) {
+  const kind = kindOf(pile);
+  const fanned = kind === "tableau" || (kind === "reserve" && !Object.keys(view.piles)
+    .some((p) => kindOf(p) === "tableau"));
+  const el = h("div", {
+    class: `pile pile-${kind}${fanned ? " fanned" : ""}`, "data-pile": pile, tabindex: "-1",
+    role: "button",
+  });
+  if (kind === "stock") el.append(h("span", { class: "count", "aria-hidden": "true" }));
+  pileEls.set(pile, el);
+  return el;
+}
+
+// ---------------------------------------------------------------- sizing
+
+function layout() {
+  const v = state.view;
+  if (!v) return;
+  const ids = Object.keys(v.piles);
+  const n = (kind) => ids.filter((p) => kindOf(p) === kind).length;
+  const fan = !n("tableau");
+  const nf = n("foundation");
+  const fCols = Math.min(nf, 8);
+  const fLines = Math.ceil(nf / 8);
+  const lead = n("stock") + n("waste") + n("cell") + (fan ? 0 : n("reserve"));
+  const mainCols = Math.max(n("tableau"), fan ? n("reserve") : 0, 4);
+  const W = els.table.clientWidth || root.clientWidth || window.innerWidth;
+  const H = window.innerHeight;
+  const ratio = 0.09; // gap / card width
+  const fitW = (cols) => (W - 4) / (cols + (cols + 1) * ratio);
+  // Height: top rows plus a pile of about three card heights must fit the screen.
+  const chrome = (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
+  const fitH = (lines) => (H - chrome) / ((lines + 2.4) * 1.4 + 0.3);
+  let cols = Math.max(mainCols, lead + fCols + (nf ? 0.3 : 0));
+  let lines = fLines;
+  let wrap = false;
+  if (fitW(cols) < 0.8 * Math.min(fitW(mainCols), fitH(fLines + 1)) && fitW(cols) < 70) {
+    // Not enough room for one line: the foundations go to a line of their own.
+    wrap = true;
+    cols = Math.max(mainCols, lead, fCols);
+    lines = 1 + fLines;
+  }
+  const cw = Math.max(26, Math.floor(Math.min(fitW(cols), fitH(lines), 118)));
+  root.style.setProperty("--cw", `${cw}px`);
+  root.style.setProperty("--ch", `${Math.round(cw * 1.4)}px`);
+  root.style.setProperty("--gap", `${Math.max(3, Math.round(cw * ratio))}px`);
+  root.style.setProperty("--fcols", String(fCols));
+  root.classList.toggle("narrow", cw < 56);
+  els.top.classList.toggle("wrap", wrap);
+  const compact = cw < 54;
+  if (compact !== state.compact) {
+    state.compact = compact;
+    for (const [pile, cards] of Object.entries(v.piles)) drawPile(pile, cards);
+  }
+  for (const pile of ids) placeCards(pile);
+}
+
+/** Position the cards of one pile; fanned piles squeeze to stay on the screen. */
+function placeCards(pile) {
+  const el = pileEls.get(pile);
+  const cards = [...el.querySelectorAll(":scope > .card")];
+  const cw = parseFloat(root.style.getPropertyValue("--cw")) || 80;
+  const ch = Math.round(cw * 1.4);
+  const kind = kindOf(pile);
+  if (el.classList.contains("fanned")) {
+    const down = ch * 0.13;
+    const up = ch * (state.compact ? 0.37 : 0.3);
+    let sum = 0;
+    const steps = cards.map((c, i) => (i === cards.length - 1 ? 0
+      : (c.classList.contains("up") ? up : down)));
+    for (const s of steps) sum += s;
+    const top = el.getBoundingClientRect().top + window.scrollY;
+    const avail = Math.max(ch * 2.2, window.innerHeight + window.scrollY - top - 8
+      - (el.closest(".reserves") && els.table.querySelector(".tableau") ? ch * 2 : 0));
+    const f = sum + ch > avail ? Math.max(0.22, (avail - ch) / sum) : 1;
+    let y = 0;
+    cards.forEach((c, i) => {
+      c.style.top = `${Math.round(y)}px`;
+      c.style.left = "0px";
+      y += steps[i] * f;
+    });
+    el.style.height = `${Math.round(y + ch)}px`;
+  } else if (kind === "waste" && cards.length > 1 && el.classList.contains("draw3")) {
+    const shift = cw * 0.22;
+    cards.forEach((c, i) => {
+      c.style.top = "0px";
+      c.style.left = `${Math.round(Math.max(0, i - (cards.length - 3)) * shift)}px`;
+    });
+  } else {
+    cards.forEach((c) => { c.style.top = "0px"; c.style.left = "0px"; });
+  }
+}
+
+// ---------------------------------------------------------------- drawing a view
+
+function snapshot() {
+  const rects = new Map();
+  for (const [pile, el] of pileEls) {
+    rects.set(pile, el.getBoundingClientRect());
+    for (const c of el.querySelectorAll(":scope > .card")) {
+      rects.set(`${pile}#${c.dataset.index}`, c.getBoundingClientRect());
+    }
+  }
+  return rects;
+}
+
+function render(view, opts = {}) {
+  const old = state.view;
+  const rects = old && old.game === view.game && pileEls.size ? snapshot() : null;
+  const oldLens = old ? Object.fromEntries(Object.entries(old.piles).map(([p, c]) => [p, c.length]))
+    : null;
+  const sameKind = old && old.game === view.game
+    && Object.keys(old.piles).join() === Object.keys(view.piles).join();
+  state.view = view;
+  if (!sameKind) buildPiles(view);
+  for (const [pile, cards] of Object.entries(view.piles)) drawPile(pile, cards);
+  updateChrome();
+  layout();
+  if (rects && speed() > 0) animate(rects, oldLens, view.events || [], opts.from || null);
+}
+
+function drawPile(pile, cards) {
+  const el = pileEls.get(pile);
+  for (const c of el.querySelectorAll(":scope > .card")) c.remove();
+  const kind = kindOf(pile);
+  // Squared piles only show their top cards: the rest cannot be seen anyway.
+  const keep = el.classList.contains("fanned") ? cards.length
+    : kind === "waste" ? 3 : 2;
+  const first = Math.max(0, cards.length - keep);
+  const frag = document.createDocumentFragment();
+  for (let i = first; i < cards.length; i++) {
+    const c = cardElement(cards[i], cardLabel(cards[i]), state.compact);
+    c.dataset.index = String(i);
+    c.dataset.pile = pile;
+    frag.append(c);
+  }
+  el.append(frag);
+  el.dataset.count = String(cards.length);
+  el.classList.toggle("empty", !cards.length);
+  el.classList.toggle("draw3", kind === "waste" && isDrawThree());
+  el.setAttribute("aria-label", pileLabel(pile));
+  if (kind === "stock") {
+    el.querySelector(".count").textContent = cards.length ? String(cards.length) : "";
+    el.classList.toggle("can-redeal", !cards.length
+      && state.view.legal_moves.some((m) => m.type === "stock"));
+  }
+}
+
+const isDrawThree = () => state.view?.game === "klondike-draw-3" || state.view?.game === "athena";
+
+/** FLIP: every card starts where it was (or where the events say it came from), then glides. */
+function animate(rects, oldLens, events, from) {
+  const origin = new Map();
+  const lens = { ...oldLens };
+  const oldRect = (pile, i) => rects.get(`${pile}#${i}`) || rects.get(pile);
+  const flips = new Set();
+  const moved = new Map(); // "pile#i" -> order of the event that brought it
+  events.forEach((e, order) => {
+    if (e.type === "move") {
+      for (let k = 0; k < e.count; k++) {
+        const src = `${e.from}#${lens[e.from] - e.count + k}`;
+        const dst = `${e.to}#${lens[e.to] + k}`;
+        const r = origin.get(src) || oldRect(e.from, lens[e.from] - e.count + k);
+        origin.delete(src);
+        origin.set(dst, r);
+        moved.set(dst, order);
+      }
+      lens[e.from] -= e.count;
+      lens[e.to] += e.count;
+    } else if (e.type === "flip") {
+      flips.add(`${e.pile}#${lens[e.pile] - 1}`);
+    }
+  });
+  if (from) for (const [key, r] of from) origin.set(key, r);
+  const ms = BASE_MS * speed();
+  const stagger = Math.min(40, 400 / Math.max(1, events.length)) * speed();
+  for (const [pile, el] of pileEls) {
+    for (const c of el.querySelectorAll(":scope > .card")) {
+      const key = `${pile}#${c.dataset.index}`;
+      const start = origin.get(key) || (moved.has(key) ? null : rects.get(key));
+      if (!start) continue;
+      const end = c.getBoundingClientRect();
+      const dx = start.left - end.left;
+      const dy = start.top - end.top;
+      const flip = flips.has(key);
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && !flip) continue;
+      const delay = moved.has(key) ? moved.get(key) * stagger : 0;
+      const frames = [
+        { transform: `translate(${dx}px, ${dy}px)${flip ? " scaleX(0.05)" : ""}` },
+        { transform: "none" },
+      ];
+      c.classList.add("moving");
+      const anim = c.animate(frames, { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)",
+        fill: "backwards" });
+      anim.onfinish = anim.oncancel = () => c.classList.remove("moving");
+    }
+  }
+}
+
+function updateChrome() {
+  const v = state.view;
+  els.undo.disabled = !v.can_undo;
+  els.redo.disabled = !v.can_redo;
+  if (document.activeElement !== els.number) els.number.value = String(v.number);
+  els.moves.textContent = String(v.moves ?? 0);
+  els.score.hidden = v.score === null || v.score === undefined;
+  els.score.textContent = els.score.hidden ? "" : `${t("score")} ${v.score}`;
+  const stockLen = v.piles.stock?.length ?? 0;
+  // Redeals are worth showing when some are left, or when the stock has run out.
+  const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
+  const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
+  els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
+  state.timerBase = v.elapsed_seconds || 0;
+  state.timerStart = performance.now();
+  tick();
+  root.dataset.status = v.status;
+  root.dataset.version = String(v.version);
+  root.dataset.gameUid = v.id;
+  root.dataset.number = String(v.number);
+  root.classList.toggle("won", v.status === "won");
+  showBanner(v.status);
+  const url = new URL(window.location.href);
+  if (url.searchParams.get("number") !== String(v.number)) {
+    url.searchParams.set("number", String(v.number));
+    history.replaceState(null, "", url);
+  }
+  clearMarks();
+  applyFocus();
+}
+
+function tick() {
+  const v = state.view;
+  if (!v) return;
+  let s = state.timerBase;
+  if (v.status === "playing" && v.moves > 0) {
+    s += Math.floor((performance.now() - state.timerStart) / 1000);
+  }
+  const m = Math.floor(s / 60);
+  els.time.textContent = `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function showBanner(status) {
+  const b = els.banner;
+  if (status === "playing") {
+    b.hidden = true;
+    return;
+  }
+  b.textContent = "";
+  b.className = `banner banner-${status}`;
+  const again = h("button", { type: "button", class: "btn btn-play-again",
+    onclick: () => startGame({}, true) }, t("play_again"));
+  b.append(h("strong", { text: status === "won" ? t("won") : t("lost") }), again);
+  if (status === "lost" && state.view.can_undo) {
+    b.append(h("button", { type: "button", class: "btn", onclick: () => act("undo") }, t("undo")));
+  }
+  b.hidden = false;
+}
+
+// ---------------------------------------------------------------- talking to the server
+
+let pending = 0;
+
+/** Actions run one after the other, each on the latest view; data-busy tells when all are done. */
+function enqueue(fn) {
+  pending += 1;
+  root.dataset.busy = "1";
+  chain = chain.then(fn).catch(reportError).finally(() => {
+    pending -= 1;
+    if (!pending) root.dataset.busy = "0";
+  });
+  return chain;
+}
+
+function reportError(e) {
+  if (e instanceof ApiError && e.status === 409) {
+    return api.view(state.view.id).then((v) => render(v));
+  }
+  toast(e instanceof ApiError ? e.detail : String(e));
+  return undefined;
+}
+
+function toast(text, ms = 2600) {
+  els.toast.textContent = text;
+  els.toast.classList.add("show");
+  clearTimeout(state.toastTimer);
+  state.toastTimer = setTimeout(() => els.toast.classList.remove("show"), ms);
+}
+
+/** Play a move; on refusal throw the ApiError (callers show its sentence). */
+async function sendMove(move, opts = {}) {
+  const v = state.view;
+  const next = await api.move(v.id, move, v.version);
+  render(next, opts);
+  if (settings.autoCollect) await autoCollect();
+  return next;
+}
+
+function playMove(move, opts = {}) {
+  return enqueue(async () => {
+    try {
+      await sendMove(move, opts);
+    } catch (e) {
+      if (opts.onRefuse) opts.onRefuse();
+      throw e;
+    }
+  });
+}
+
+function act(name) {
+  return enqueue(async () => {
+    if (!state.view) return;
+    if (name === "undo" && !state.view.can_undo) return;
+    if (name === "redo" && !state.view.can_redo) return;
+    const v = await api.action(state.view.id, name, state.view.version);
+    state.selection = null;
+    state.held = null;
+    render(v);
+  });
+}
+
+/** Collect what is safe to collect (completed suits, low cards), one move at a time. */
+async function autoCollect() {
+  for (let guard = 0; guard < 120; guard++) {
+    const v = state.view;
+    if (v.status !== "playing") return;
+    const m = v.legal_moves.find(isSafeCollect);
+    if (!m) return;
+    render(await api.move(v.id, m, v.version));
+  }
+}
+
+function isSafeCollect(m) {
+  if (m.type !== "move" || kindOf(m.to) !== "foundation" || kindOf(m.from) === "foundation") {
+    return false;
+  }
+  const v = state.view;
+  if (m.count === 13) return true;
+  const src = v.piles[m.from];
+  const card = src[src.length - 1]?.card;
+  if (!card) return false;
+  const r = rankOf(card);
+  if (r <= 2) return true;
+  if (!ALTERNATING.has(v.game)) return false;
+  const red = card[1] === "H" || card[1] === "D";
+  const tops = Object.entries(v.piles).filter(([p]) => kindOf(p) === "foundation")
+    .map(([, cards]) => cards[cards.length - 1]?.card).filter(Boolean);
+  const other = red ? "SC" : "HD";
+  return [...other].every((s) => tops.some((c) => c[1] === s && rankOf(c) >= r - 1));
+}
+
+async function startGame(options, userAsked) {
+  return enqueue(async () => {
+    const body = {};
+    if (options.number !== undefined) body.number = options.number;
+    else if (settings.winnableOnly) body.winnable = true;
+    const v = await api.newGame(gameId, body);
+    state.selection = null;
+    state.held = null;
+    if (userAsked) {
+      const url = new URL(window.location.href);
+      url.searchParams.set("number", String(v.number));
+      history.pushState(null, "", url);
+    }
+    state.view = null;
+    render(v);
+  });
+}
+
+async function resume() {
+  const url = new URL(window.location.href);
+  const raw = url.searchParams.get("number");
+  if (raw !== null && /^\d+$/.test(raw)) {
+    return startGame({ number: Number(raw) }, false);
+  }
+  return enqueue(async () => {
+    let games = [];
+    try {
+      games = await api.playing(gameId);
+    } catch (e) {
+      games = [];
+    }
+    const mine = (games || []).find((g) => g.game === gameId && g.status === "playing");
+    if (mine) {
+      render(await api.view(mine.id));
+    } else {
+      const body = settings.winnableOnly ? { winnable: true } : {};
+      render(await api.newGame(gameId, body));
+    }
+  });
+}
+
+// ---------------------------------------------------------------- what a gesture means
+
+function movesFrom(pile, count) {
+  return state.view.legal_moves.filter((m) => m.type === "move" && m.from === pile
+    && m.count === count);
+}
+
+/** Double-click: to a foundation where legal, else the single best legal move of this run. */
+function bestMoveFor(pile, count) {
+  const v = state.view;
+  const fnd = v.legal_moves.filter((m) => m.type === "move" && m.from === pile
+    && kindOf(m.to) === "foundation" && m.count >= count);
+  if (fnd.length) return fnd[0];
+  const rank = (m) => {
+    const k = kindOf(m.to);
+    const dst = v.piles[m.to];
+    const src = v.piles[m.from];
+    const uncovers = src.length > count && !src[src.length - count - 1].up;
+    let s = uncovers ? 4 : 0;
+    if (k === "tableau" && dst.length) {
+      s += 10;
+      const top = dst[dst.length - 1].card;
+      const moved = src[src.length - count].card;
+      if (top && moved && top[1] === moved[1]) s += 3;
+    } else if (k === "tableau") {
+      s += src.length === count ? -5 : 3;
+    } else if (k === "cell") {
+      s += 1;
+    }
+    return s;
+  };
+  const options = movesFrom(pile, count).sort((a, b) => rank(b) - rank(a));
+  return options[0] || null;
+}
+
+function runCount(pile, index) {
+  const cards = state.view.piles[pile];
+  return kindOf(pile) === "tableau" ? cards.length - index : 1;
+}
+
+function canPickUp(pile, index) {
+  const cards = state.view.piles[pile];
+  const kind = kindOf(pile);
+  if (kind === "stock" || !cards[index]?.up) return false;
+  if (kind === "tableau") return true;
+  return index === cards.length - 1;
+}
+
+function markTargets(pile, count) {
+  for (const m of movesFrom(pile, count)) pileEls.get(m.to)?.classList.add("target");
+}
+
+function clearMarks() {
+  for (const el of els.table.querySelectorAll(".target, .selected, .hint, .kb-pick, .held")) {
+    el.classList.remove("target", "selected", "hint", "kb-pick", "held");
+  }
+  if (state.selection) showSelection();
+  if (state.held) showHeld();
+}
+
+function cardsOf(pile, count) {
+  const el = pileEls.get(pile);
+  const len = state.view.piles[pile].length;
+  return [...el.querySelectorAll(":scope > .card")].filter((c) => Number(c.dataset.index)
+    >= len - count);
+}
+
+function showSelection() {
+  const { pile, count } = state.selection;
+  for (const c of cardsOf(pile, count)) c.classList.add("selected");
+  markTargets(pile, count);
+}
+
+function showHeld() {
+  const { pile, count } = state.held;
+  for (const c of cardsOf(pile, count)) c.classList.add("held");
+  markTargets(pile, count);
+}
+
+function select(pile, count) {
+  state.selection = { pile, count };
+  clearMarks();
+}
+
+function deselect() {
+  state.selection = null;
+  clearMarks();
+}
+
+function clickStock() {
+  deselect();
+  return playMove({ type: "stock" });
+}
+
+function tapCard(pile, index) {
+  const now = performance.now();
+  const last = state.lastTap;
+  state.lastTap = { pile, index, time: now };
+  if (kindOf(pile) === "stock") return clickStock();
+  const sel = state.selection;
+  if (last && last.pile === pile && last.index === index && now - last.time < DOUBLE_TAP_MS) {
+    state.lastTap = null;
+    deselect();
+    const m = bestMoveFor(pile, runCount(pile, index));
+    if (m) return playMove(m);
+    return undefined;
+  }
+  if (sel && sel.pile !== pile) {
+    state.lastTap = null; // the tap that ends a click-click move starts no double-tap
+    return moveSelectionTo(pile);
+  }
+  if (sel && sel.pile === pile && sel.count === runCount(pile, index)) {
+    deselect();
+    return undefined;
+  }
+  if (canPickUp(pile, index)) select(pile, runCount(pile, index));
+  else deselect();
+  return undefined;
+}
+
+function tapPile(pile) {
+  if (kindOf(pile) === "stock") return clickStock();
+  if (state.selection && state.selection.pile !== pile) return moveSelectionTo(pile);
+  deselect();
+  return undefined;
+}
+
+function moveSelectionTo(pile) {
+  const { pile: from, count } = state.selection;
+  deselect();
+  return playMove({ type: "move", from, to: pile, count });
+}
+
+// ---------------------------------------------------------------- drag and drop
+
+function onPointerDown(e) {
+  if (e.button !== 0 || !state.view) return;
+  const cardEl = e.target.closest(".card");
+  const pileEl = e.target.closest(".pile");
+  if (!pileEl) return;
+  const pile = pileEl.dataset.pile;
+  focusPile(pile, false);
+  if (!cardEl) {
+    state.drag = { pile, index: -1, x: e.clientX, y: e.clientY, started: false, id: e.pointerId };
+    return;
+  }
+  const index = Number(cardEl.dataset.index);
+  state.drag = { pile, index, x: e.clientX, y: e.clientY, started: false, id: e.pointerId,
+    draggable: canPickUp(pile, index), count: runCount(pile, index) };
+  e.preventDefault();
+}
+
+function onPointerMove(e) {
+  const d = state.drag;
+  if (!d || d.id !== e.pointerId || d.index < 0 || !d.draggable) return;
+  const dx = e.clientX - d.x;
+  const dy = e.clientY - d.y;
+  if (!d.started) {
+    if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+    d.started = true;
+    d.cards = cardsOf(d.pile, d.count);
+    for (const c of d.cards) {
+      for (const a of c.getAnimations()) a.finish();
+      c.classList.add("dragging");
+    }
+    state.selection = null;
+    clearMarks();
+    markTargets(d.pile, d.count);
+  }
+  for (const c of d.cards) c.style.transform = `translate(${dx}px, ${dy}px)`;
+  e.preventDefault();
+}
+
+function onPointerUp(e) {
+  const d = state.drag;
+  if (!d || d.id !== e.pointerId) return;
+  state.drag = null;
+  if (!d.started) {
+    if (d.index < 0) tapPile(d.pile);
+    else tapCard(d.pile, d.index);
+    return;
+  }
+  const target = dropTarget(d);
+  if (!target || target === d.pile) {
+    springBack(d.cards);
+    clearMarks();
+    return;
+  }
+  const from = new Map();
+  const len = state.view.piles[target].length;
+  d.cards.forEach((c, k) => from.set(`${target}#${len + k}`, c.getBoundingClientRect()));
+  playMove({ type: "move", from: d.pile, to: target, count: d.count },
+    { from, onRefuse: () => springBack(d.cards) });
+}
+
+function onPointerCancel(e) {
+  const d = state.drag;
+  if (!d || d.id !== e.pointerId) return;
+  state.drag = null;
+  if (d.started) springBack(d.cards);
+  clearMarks();
+}
+
+function springBack(cards) {
+  for (const c of cards) {
+    if (!c.isConnected) continue;
+    const tr = c.style.transform;
+    c.style.transform = "";
+    c.classList.remove("dragging");
+    if (speed() > 0 && tr) {
+      c.animate([{ transform: tr }, { transform: "none" }],
+        { duration: 220 * speed(), easing: "cubic-bezier(.3,1.4,.5,1)" });
+    }
+  }
+  clearMarks();
+}
+
+/** The pile the dragged run is dropped on: the most overlap with its first card. */
+function dropTarget(d) {
+  const r = d.cards[0].getBoundingClientRect();
+  let best = null;
+  let bestArea = 0;
+  for (const [pile, el] of pileEls) {
+    if (pile === d.pile) continue;
+    const p = el.getBoundingClientRect();
+    const bottom = el.classList.contains("fanned") ? Math.max(p.bottom, p.top + r.height) : p.bottom;
+    const w = Math.min(r.right, p.right) - Math.max(r.left, p.left);
+    const hgt = Math.min(r.bottom, bottom) - Math.max(r.top, p.top);
+    const area = w > 0 && hgt > 0 ? w * hgt : 0;
+    if (area > bestArea) {
+      bestArea = area;
+      best = pile;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------- hint
+
+async function showHint() {
+  return enqueue(async () => {
+    const res = await api.hint(state.view.id);
+    clearMarks();
+    if (!res.move) {
+      toast(res.text || t("no_hint"));
+      return;
+    }
+    if (res.move.type === "stock") {
+      pileEls.get("stock")?.classList.add("hint");
+    } else {
+      for (const c of cardsOf(res.move.from, res.move.count)) c.classList.add("hint");
+      pileEls.get(res.move.to)?.classList.add("hint");
+    }
+    if (res.text) toast(res.text);
+    clearTimeout(state.hintTimer);
+    state.hintTimer = setTimeout(clearMarks, 2500);
+  });
+}
+
+// ---------------------------------------------------------------- keyboard
+
+function focusPile(pile, move = true) {
+  const i = pileOrder.indexOf(pile);
+  if (i < 0) return;
+  state.focus = i;
+  state.kbCount = 1;
+  applyFocus(move);
+}
+
+function applyFocus(moveFocus = false) {
+  pileOrder.forEach((p, i) => pileEls.get(p)?.setAttribute("tabindex", i === state.focus ? "0" : "-1"));
+  const el = pileEls.get(pileOrder[state.focus]);
+  for (const c of els.table.querySelectorAll(".kb-pick")) c.classList.remove("kb-pick");
+  if (!el) return;
+  if (moveFocus) el.focus();
+  if (!state.held && root.contains(document.activeElement) && document.activeElement === el) {
+    const pile = pileOrder[state.focus];
+    const len = state.view.piles[pile].length;
+    if (len && kindOf(pile) !== "stock") {
+      for (const c of cardsOf(pile, state.kbCount)) c.classList.add("kb-pick");
+    }
+  }
+}
+
+function onTableKey(e) {
+  if (!state.view || e.ctrlKey || e.metaKey || e.altKey) return;
+  const pile = pileOrder[state.focus];
+  const cards = state.view.piles[pile] || [];
+  const ups = kindOf(pile) === "tableau" ? cards.length - cards.findIndex((c) => c.up) : 1;
+  const mirror = settings.leftHanded ? -1 : 1;
+  let handled = true;
+  switch (e.key) {
+    case "ArrowRight":
+    case "ArrowLeft": {
+      const step = (e.key === "ArrowRight" ? 1 : -1) * mirror;
+      state.focus = (state.focus + step + pileOrder.length) % pileOrder.length;
+      state.kbCount = 1;
+      applyFocus(true);
+      break;
+    }
+    case "Home":
+      state.focus = 0;
+      applyFocus(true);
+      break;
+    case "End":
+      state.focus = pileOrder.length - 1;
+      applyFocus(true);
+      break;
+    case "ArrowUp":
+      state.kbCount = Math.min(ups, state.kbCount + 1);
+      applyFocus();
+      announce(`${state.kbCount}`);
+      break;
+    case "ArrowDown":
+      state.kbCount = Math.max(1, state.kbCount - 1);
+      applyFocus();
+      announce(`${state.kbCount}`);
+      break;
+    case "Enter":
+    case " ":
+      keyActivate(pile, cards);
+      break;
+    case "Escape":
+      state.held = null;
+      deselect();
+      applyFocus();
+      break;
+    case "f":
+    case "F": {
+      const m = cards.length ? bestMoveFor(pile, 1) : null;
+      if (m) playMove(m);
+      break;
+    }
+    default:
+      if (/^[1-9]$/.test(e.key)) {
+        state.kbCount = Math.min(ups, Number(e.key));
+        applyFocus();
+      } else {
+        handled = false;
+      }
+  }
+  if (handled) e.preventDefault();
+}
+
+function keyActivate(pile, cards) {
+  if (state.held) {
+    const { pile: from, count } = state.held;
+    state.held = null;
+    if (from === pile) {
+      clearMarks();
+      return;
+    }
+    playMove({ type: "move", from, to: pile, count });
+    return;
+  }
+  if (kindOf(pile) === "stock") {
+    clickStock();
+    return;
+  }
+  if (!cards.length) return;
+  const count = Math.min(state.kbCount, cards.length);
+  if (!canPickUp(pile, cards.length - count)) {
+    toast(t("face_down"));
+    return;
+  }
+  state.held = { pile, count };
+  state.kbCount = 1;
+  clearMarks();
+  announce(cardsOfLabel(pile, count));
+}
+
+const cardsOfLabel = (pile, count) => state.view.piles[pile].slice(-count).map(cardLabel)
+  .join(", ");
+
+function announce(text) {
+  els.toast.textContent = text;
+}
+
+function onGlobalKey(e) {
+  if (!state.view) return;
+  const inField = e.target.closest?.("input, select, textarea");
+  const k = e.key.toLowerCase();
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !inField) {
+    if (k === "z" && !e.shiftKey) {
+      act("undo");
+      e.preventDefault();
+    } else if (k === "y" || (k === "z" && e.shiftKey)) {
+      act("redo");
+      e.preventDefault();
+    }
+    return;
+  }
+  if (inField || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (k === "d") {
+    clickStock();
+    e.preventDefault();
+  } else if (k === "h") {
+    showHint();
+    e.preventDefault();
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+function start() {
+  if (!root || !gameId) return;
+  buildChrome();
+  els.table.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, { passive: false });
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerCancel);
+  els.table.addEventListener("keydown", onTableKey);
+  els.table.addEventListener("focusin", (e) => {
+    const p = e.target.closest?.(".pile");
+    if (p) {
+      state.focus = pileOrder.indexOf(p.dataset.pile);
+      applyFocus();
+    }
+  });
+  document.addEventListener("keydown", onGlobalKey);
+  let resizeTimer = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(layout, 60);
+  });
+  window.addEventListener("popstate", () => {
+    const n = new URL(window.location.href).searchParams.get("number");
+    if (n !== null && /^\d+$/.test(n) && Number(n) !== state.view?.number) {
+      startGame({ number: Number(n) }, false);
+    }
+  });
+  setInterval(tick, 1000);
+  resume();
+}
+
+start();

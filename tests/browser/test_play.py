@@ -1,0 +1,174 @@
+"""Whole games and the rest of the table: a win through the UI, the keyboard, a phone,
+settings, resuming a game, the deal number in the URL, hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reussite.engine import Position
+from reussite.games import get_game
+
+from .conftest import settings_script
+from .table import Table, board_moves
+from .test_each_game import opening_number
+from .winning import winnable_spider_deal
+
+
+def test_a_whole_game_is_won_through_clicks(browser: Any, base_url: str) -> None:
+    number, line = winnable_spider_deal()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.add_init_script(settings_script(animation="off", autoCollect=False))
+    page = ctx.new_page()
+    table = Table(page, base_url).open("spider-1-suit", number)
+    for move in line:
+        table.play_by_clicks(move.to_json())
+    view = table.view()
+    assert view["status"] == "won"
+    assert page.get_attribute("#game", "data-status") == "won"
+    banner = page.locator(".banner-won")
+    assert banner.is_visible()
+    assert "won" in banner.inner_text().lower() or banner.inner_text()
+    # The celebration does not get in the way: the toolbar still answers.
+    page.click("button[data-action=undo]")
+    table.wait_version(view["version"] + 1)
+    assert table.view()["status"] == "playing"
+    ctx.close()
+
+
+def _focus_table(page: Any) -> None:
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('pile')"):
+            return
+    raise AssertionError("Tab never reached the table")
+
+
+def _go_to(page: Any, pile: str) -> None:
+    order = page.eval_on_selector_all(".pile", "els => els.map(e => e.dataset.pile)")
+    for _ in range(len(order) + 1):
+        here = page.evaluate("document.activeElement.dataset.pile")
+        if here == pile:
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the focus never reached {pile}")
+
+
+def test_keyboard_only_play(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("klondike", opening_number("klondike"))
+    _focus_table(laptop)
+    start = table.view()
+    version = start["version"]
+    played = 0
+    view = start
+    while played < 2:
+        moves = board_moves(view)
+        if not moves:
+            laptop.keyboard.press("d")
+            version += 1
+            table.wait_version(version)
+            view = table.view()
+            continue
+        move = moves[0]
+        _go_to(laptop, move["from"])
+        for _ in range(move["count"] - 1):
+            laptop.keyboard.press("ArrowUp")
+        laptop.keyboard.press("Enter")
+        laptop.wait_for_selector(".card.held")
+        _go_to(laptop, move["to"])
+        laptop.keyboard.press("Enter")
+        version += 1
+        table.wait_version(version)
+        after = table.view()
+        assert len(after["piles"][move["to"]]) == len(view["piles"][move["to"]]) + move["count"]
+        view = after
+        played += 1
+    # Deal with D, take it back with Ctrl+Z, play it again with Ctrl+Y.
+    stock = len(view["piles"]["stock"])
+    laptop.keyboard.press("d")
+    table.wait_version(version + 1)
+    dealt = table.view()
+    assert len(dealt["piles"]["stock"]) != stock or dealt["piles"] != view["piles"]
+    laptop.keyboard.press("Control+z")
+    table.wait_version(version + 2)
+    assert table.view()["piles"] == view["piles"]
+    laptop.keyboard.press("Control+y")
+    table.wait_version(version + 3)
+    assert table.view()["piles"] == dealt["piles"]
+
+
+def test_a_phone_plays_by_taps_without_horizontal_scrolling(phone: Any, base_url: str) -> None:
+    table = Table(phone, base_url).open("spider", opening_number("spider"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for el in phone.query_selector_all(".pile"):
+        box = el.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    view = table.view()
+    move = board_moves(view)[0]
+    src = table.card(move["from"], len(view["piles"][move["from"]]) - move["count"]).bounding_box()
+    phone.touchscreen.tap(src["x"] + src["width"] / 2, src["y"] + 5)
+    phone.wait_for_selector(".card.selected")
+    dst = table.pile(move["to"]).locator(".card").last.bounding_box()
+    phone.touchscreen.tap(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2)
+    table.wait_version(view["version"] + 1)
+    assert table.view()["moves"] == 1
+
+
+def test_face_down_cards_say_only_face_down(laptop: Any, base_url: str) -> None:
+    Table(laptop, base_url).open("spider", 3)
+    down = laptop.query_selector_all(".card.down")
+    assert down
+    for card in down:
+        assert card.get_attribute("aria-label") == "face-down card"
+        assert card.get_attribute("data-card") is None
+    up = laptop.query_selector_all(".card.up")
+    names = {c.get_attribute("aria-label") for c in up}
+    assert all(" of " in n for n in names)
+
+
+def test_the_deal_number_field_replays_a_deal_and_the_url_carries_it(laptop: Any,
+                                                                     base_url: str) -> None:
+    table = Table(laptop, base_url).open("astrocyte")
+    laptop.fill("input.deal-number", "1234")
+    laptop.keyboard.press("Enter")
+    laptop.wait_for_function("() => document.querySelector('#game').dataset.number === '1234'")
+    table.settle()
+    assert laptop.url.endswith("/games/astrocyte?number=1234")
+    expected = Position.deal(get_game("astrocyte"), 1234).player_view()
+    assert table.view()["piles"] == expected
+
+
+def test_an_unfinished_game_is_resumed(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("klondike-draw-3")
+    first = table.view()
+    table.click_stock()
+    table.wait_version(first["version"] + 1)
+    laptop.goto(f"{base_url}/games/klondike-draw-3")
+    laptop.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    again = table.view()
+    assert again["id"] == first["id"]
+    assert again["moves"] == 1
+
+
+def test_settings_are_remembered(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("klondike", 5)
+    laptop.click(".settings summary")
+    laptop.check("input[name=fourColours]")
+    laptop.check("input[name=leftHanded]")
+    assert "four-colours" in laptop.get_attribute("#game", "class")
+    laptop.reload()
+    laptop.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    classes = laptop.get_attribute("#game", "class")
+    assert "four-colours" in classes and "left-handed" in classes
+    stock = table.pile("stock").bounding_box()
+    foundation = table.pile("foundation:0").bounding_box()
+    assert stock["x"] > foundation["x"], "left-handed: the stock moves to the right"
+
+
+def test_the_hint_lights_up_a_move(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("spider-2-suits", 11)
+    laptop.click("button[data-action=hint]")
+    laptop.wait_for_selector(".hint")
+    table.settle()
+    assert laptop.locator(".pile.hint").count() == 1

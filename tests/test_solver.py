@@ -1,0 +1,152 @@
+"""The full-information solver: won lines replay to a win, lost only when exhaustive."""
+
+from __future__ import annotations
+
+import pytest
+
+from reussite.cards import UP, parse_card
+from reussite.engine import Position
+from reussite.games import get_game
+from reussite.solver.search import is_stuck, knowledge, solve
+
+
+def replay_wins(pos: Position, moves: list) -> bool:  # type: ignore[type-arg]
+    p = pos.copy()
+    for m in moves:
+        p.play(m)
+    return p.status() == "won"
+
+
+@pytest.mark.parametrize(("game", "number"), [("klondike", 2), ("klondike-draw-3", 5),
+                                              ("athena", 2), ("spider-1-suit", 3)])
+def test_won_lines_replay_to_a_win(game: str, number: int) -> None:
+    pos = Position.deal(get_game(game), number)
+    before = pos.copy()
+    result = solve(pos, time_limit=None, max_states=20_000)
+    assert result.status == "won"
+    assert pos == before and not pos.history  # the solver leaves the position as it was
+    assert replay_wins(pos, result.moves)
+
+
+def test_an_exhausted_budget_answers_unknown_never_lost() -> None:
+    pos = Position.deal(get_game("astrocyte"), 1)
+    result = solve(pos, time_limit=None, max_states=300)
+    assert result.status == "unknown" and result.moves == []
+
+
+def test_lost_is_proved_by_an_exhaustive_search() -> None:
+    # Klondike draw 3, deal 3: the search ends with every reachable position seen.
+    pos = Position.deal(get_game("klondike-draw-3"), 3)
+    result = solve(pos, time_limit=None, max_states=200_000)
+    assert result.status == "lost"
+
+
+def near_won_klondike() -> Position:
+    """Every card home but the four Kings, which lie face up on four tableau piles."""
+    rules = get_game("klondike")
+    pos = Position.deal(rules, 1)
+    lay = pos.layout
+    for i in range(len(pos.piles)):
+        pos.piles[i] = []
+    for f, suit in zip(lay.foundations, "SHDC", strict=True):
+        pos.piles[f] = [parse_card(r + suit) | UP for r in "A23456789TJQ"]
+    for t, suit in zip(lay.tableau, "SHDC", strict=False):
+        pos.piles[t] = [parse_card("K" + suit) | UP]
+    return pos
+
+
+def test_a_near_won_position_is_won_by_safe_moves_alone() -> None:
+    pos = near_won_klondike()
+    result = solve(pos, time_limit=None, max_states=100)
+    assert result.status == "won" and len(result.moves) == 4
+    assert replay_wins(pos, result.moves)
+
+
+def test_the_key_treats_alike_the_piles_the_rules_treat_alike() -> None:
+    # Klondike's tableau piles are interchangeable: swapping two gives the same key.
+    pos = near_won_klondike()
+    info = knowledge(pos)
+    key = info.key(pos)
+    t = pos.layout.tableau
+    pos.piles[t[0]], pos.piles[t[5]] = pos.piles[t[5]], pos.piles[t[0]]
+    assert info.key(pos) == key
+
+
+def test_spider_piles_keep_their_places_while_the_stock_deals() -> None:
+    pos = Position.deal(get_game("spider-1-suit"), 1)
+    info = knowledge(pos)
+    key = info.key(pos)
+    t = pos.layout.tableau
+    pos.piles[t[0]], pos.piles[t[9]] = pos.piles[t[9]], pos.piles[t[0]]
+    assert info.key(pos) != key
+
+
+def klondike_position(piles: dict[str, list[str]], stock: list[str]) -> Position:
+    """A hand-built Klondike position: each pile given bottom first, ``"*XX"`` face down.
+
+    The cards not named lie face down at the bottom of the first tableau pile.
+    """
+    pos = Position.deal(get_game("klondike"), 1)
+    index = pos.layout.index
+    for i in range(len(pos.piles)):
+        pos.piles[i] = []
+    named = [c.lstrip("*") for p in piles.values() for c in p] + stock
+    rest = sorted({parse_card(r + s) for r in "A23456789TJQK" for s in "SHDC"}
+                  - {parse_card(c) for c in named})
+    for pid, codes in piles.items():
+        pos.piles[index[pid]] = [parse_card(c[1:]) if c.startswith("*")
+                                 else parse_card(c) | UP for c in codes]
+    pos.piles[index["tableau:0"]][:0] = rest
+    pos.piles[0] = [parse_card(c) for c in reversed(stock)]
+    return pos
+
+
+def test_no_legal_move_at_all_is_a_clear_end() -> None:
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "2C"]}, [])
+    assert pos.raw_moves() == [] and is_stuck(pos)
+
+
+def test_only_turning_the_stock_round_with_nothing_to_play_is_a_clear_end() -> None:
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "2C"]},
+                            ["4H", "5D", "7S", "KD"])
+    assert pos.raw_moves() and is_stuck(pos)
+
+
+def test_a_card_that_can_reach_a_foundation_through_the_stock_is_no_clear_end() -> None:
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "2C"]},
+                            ["4H", "AS", "7S"])
+    assert not is_stuck(pos)
+
+
+def test_a_move_that_turns_a_card_up_is_no_clear_end() -> None:
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "3H"]}, ["4H"])
+    assert not is_stuck(pos)
+
+
+def test_a_game_in_progress_is_not_stuck() -> None:
+    for game in ("klondike", "spider", "astrocyte", "leap-year", "athena"):
+        assert not is_stuck(Position.deal(get_game(game), 1))
+
+
+def leap_year_position(reserves: list[list[str]], stock: list[str]) -> Position:
+    pos = Position.deal(get_game("leap-year"), 1)
+    lay = pos.layout
+    for i, codes in zip(lay.reserves, reserves, strict=True):
+        pos.piles[i] = [parse_card(c) | UP for c in codes]
+    pos.piles[0] = [parse_card(c) for c in stock]
+    return pos
+
+
+def test_leap_year_with_an_empty_stock_and_no_card_to_play_is_a_clear_end() -> None:
+    pos = leap_year_position([["2S", "KH"]] * 8, [])
+    assert pos.raw_moves() == [] and is_stuck(pos)
+
+
+def test_leap_year_with_a_deal_left_is_no_clear_end() -> None:
+    pos = leap_year_position([["2S", "KH"]] * 8, ["5D"] * 8)
+    assert not is_stuck(pos)
+
+
+def test_spider_with_every_pile_stuck_but_a_deal_left_is_no_clear_end() -> None:
+    pos = Position.deal(get_game("spider"), 1)
+    assert pos.piles[0] and not is_stuck(pos)

@@ -1,0 +1,72 @@
+"""The solver's commands: reussite solve, winrate and winnable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reussite.cli import main
+from reussite.engine import Move, Position
+from reussite.games import get_game
+from reussite.solver import winnable_lists
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_prints_a_winning_line_that_replays(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "klondike", "--number", "2", "--time-limit", "5",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "won" and data["states"] > 0
+    pos = Position.deal(get_game("klondike"), 2)
+    for m in data["moves"]:
+        pos.play(Move.from_json(m))
+    assert pos.status() == "won"
+
+
+def test_winrate_counts_every_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "winrate", "spider-1-suit", "--deals", "3-4", "--time-limit",
+                       "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["deals"] == 2
+    assert data["won"] + data["lost"] + data["unknown"] == 2
+    low, high = data["interval_95"]
+    assert 0 <= low <= data["win_rate"] <= high <= 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "nogame", "--number", "1"],
+    ["solve", "klondike", "--number", "-4"],
+    ["solve", "klondike", "--number", "1", "--time-limit", "0"],
+    ["winrate", "klondike", "--deals", "9-2"],
+    ["winrate", "klondike", "--deals", "a-b"],
+    ["winrate", "klondike", "--deals", "1-2", "--jobs", "0"],
+    ["winrate", "klondike", "--deals", "1-2", "--player", "psychic"],
+    ["winnable", "extend", "nogame"],
+])
+def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
+                                            argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("reussite: error: ") and err.count("\n") == 1
+
+
+def test_winnable_extend_adds_the_deals_it_wins(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(winnable_lists, "list_path", lambda game: tmp_path / f"{game}.txt")
+    code, _, _ = run(capsys, "winnable", "extend", "klondike", "--count", "2", "--start", "1",
+                     "--time-limit", "1")
+    assert code == 0
+    assert winnable_lists.tried_range("klondike") == (1, 2)
+    listed = winnable_lists.listed("klondike")
+    assert 2 in listed and set(listed) <= {1, 2}  # deal 2 is won at once
+    code, _, _ = run(capsys, "winnable", "extend", "klondike", "--count", "1",
+                     "--time-limit", "1")
+    assert winnable_lists.tried_range("klondike") == (1, 3)

@@ -1,0 +1,32 @@
+"""The shipped lists of winnable deals: a sample of them really solves."""
+
+from __future__ import annotations
+
+import pytest
+
+from reussite.engine import Position
+from reussite.games import CATALOGUE, get_game
+from reussite.solver.search import solve
+from reussite.winnable import winnable_numbers
+
+SHIPPED = [g for g in CATALOGUE if winnable_numbers(g)]
+
+
+def test_lists_are_shipped_for_the_main_games() -> None:
+    for game in ("klondike",):
+        assert len(winnable_numbers(game)) >= 100, game
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_sample_of_shipped_numbers_solves(game: str) -> None:
+    numbers = winnable_numbers(game)
+    assert len(set(numbers)) == len(numbers)
+    # The first, the middle and the last number of the list: the solver is deterministic
+    # given a budget of positions, and each listed deal was won within well under this.
+    for number in sorted({numbers[0], numbers[len(numbers) // 2], numbers[-1]}):
+        pos = Position.deal(get_game(game), number)
+        result = solve(pos, time_limit=None, max_states=60_000)
+        assert result.status == "won", (game, number)
+        for m in result.moves:
+            pos.play(m)
+        assert pos.status() == "won"
