@@ -28,7 +28,7 @@ from reussite.engine import (
     RawMove,
 )
 from reussite.games import CATALOGUE, UnknownGameError, get_game
-from reussite.solver.hints import suggest_move
+from reussite.web import hintpool
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
 from reussite.winnable import winnable_numbers
@@ -252,7 +252,7 @@ class Tables:
 
     def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
         lo = self._load(player, game_id)
-        raw = suggest_move(lo.pos)
+        raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
         move = None if raw is None else lo.pos.to_move(raw)
         self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
         if move is not None:
