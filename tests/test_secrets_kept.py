@@ -32,8 +32,9 @@ from reussite.engine import Move, Position
 from reussite.games import CATALOGUE, get_game
 from reussite.solver.hints import suggest_move
 
-ACTIONS = 40
-CODE = re.compile(rf"(?<![A-Za-z0-9])([{RANKS}][{SUITS}])(?![A-Za-z0-9])")
+ACTIONS = 30
+# A code standing alone (not inside a word, a number or a game id, which are [A-Za-z0-9_-]).
+CODE = re.compile(rf"(?<![A-Za-z0-9_-])([{RANKS}][{SUITS}])(?![A-Za-z0-9_-])")
 NAME = re.compile(r"\b(?:ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)"
                   r" of (?:spades|hearts|diamonds|clubs)\b", re.IGNORECASE)
 
