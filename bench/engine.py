@@ -76,6 +76,11 @@ def bench(game_id: str, seconds: float = 1.0) -> tuple[float, float, float]:
 
 def main() -> None:
     games = sys.argv[1:] or list(CATALOGUE)
+    unknown = [g for g in games if g not in CATALOGUE]
+    if unknown:
+        print(f"bench/engine.py: unknown game {unknown[0]!r}; the games are:"
+              f" {', '.join(CATALOGUE)}", file=sys.stderr)
+        sys.exit(2)
     print(f"{'game':<16} {'generations/s':>14} {'ratio':>6} {'play+undo/s':>12} {'ratio':>6}"
           f" {'checked/s':>10}")
     for gid in games:

@@ -24,24 +24,28 @@ PHONE = (390, 844)
 DEAL = 7
 
 
-def shoot(browser: Any, base_url: str, game: str, size: tuple[int, int], out: Path) -> Path:
-    """Open one game at one screen size, check nothing scrolls sideways, save the picture."""
+def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
+          out: Path) -> list[Path]:
+    """Open each game at one screen size, check nothing scrolls sideways, save the pictures."""
     width, height = size
     ctx = browser.new_context(viewport={"width": width, "height": height},
                               device_scale_factor=1, has_touch=width < 600)
     ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
     page = ctx.new_page()
-    page.goto(f"{base_url}/games/{game}?number={DEAL}")
-    page.wait_for_function("() => document.querySelector('#game')?.dataset.busy === '0'"
-                           f" && document.querySelector('#game').dataset.number === '{DEAL}'")
-    page.wait_for_selector(".card")
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    if scroll > width:
-        raise AssertionError(f"{game} at {width}×{height} scrolls sideways ({scroll} px)")
-    path = out / f"{game}-{width}x{height}.png"
-    page.screenshot(path=str(path))
+    paths = []
+    for game in games:
+        page.goto(f"{base_url}/games/{game}?number={DEAL}")
+        page.wait_for_function("() => document.querySelector('#game')?.dataset.busy === '0'"
+                               f" && document.querySelector('#game').dataset.number === '{DEAL}'")
+        page.wait_for_selector(".card")
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        if scroll > width:
+            raise AssertionError(f"{game} at {width}×{height} scrolls sideways ({scroll} px)")
+        path = out / f"{game}-{width}x{height}.png"
+        page.screenshot(path=str(path))
+        paths.append(path)
     ctx.close()
-    return path
+    return paths
 
 
 def main() -> None:
@@ -57,9 +61,9 @@ def main() -> None:
     sizes = [LAPTOP, PHONE] if args.phone else [LAPTOP]
     with running_server() as url, sync_playwright() as p:
         browser = launch_chromium(p)
-        for game in CATALOGUE:
-            for size in sizes:
-                print(shoot(browser, url, game, size, args.out))
+        for size in sizes:
+            for path in shoot(browser, url, list(CATALOGUE), size, args.out):
+                print(path)
         browser.close()
 
 

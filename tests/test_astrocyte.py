@@ -349,7 +349,9 @@ def test_a_stock_click_deals_one_card_face_up_onto_each_of_the_8_piles() -> None
     pos = Position.deal(ASTROCYTE, 1)
     stock_before = list(pos.pile("stock"))
     tops_expected = [c | 64 for c in reversed(stock_before[-8:])]
+    next_card = pos.to_json()["piles"]["stock"][-1]["card"]  # the last entry is dealt next
     accepted(pos, STOCK)
+    assert pos.to_json()["piles"]["tableau:0"][-1] == {"card": next_card, "up": True}
     assert len(pos.pile("stock")) == 32
     for i in range(8):
         pile = pos.pile(f"tableau:{i}")
@@ -401,6 +403,33 @@ def test_cards_cannot_be_taken_from_the_stock() -> None:
     assert refused(pos, move("stock", "cell:0")) == \
         "Cards cannot be taken from the stock: click it to deal"
     assert refused(pos, move("tableau:0", "stock")) == "Nothing can be placed on the stock"
+
+
+def test_a_completed_suit_sent_home_is_taken_back_exactly() -> None:
+    """Undoing the move of a completed suit puts the 13 cards back on their pile and turns the
+    uncovered card face down again."""
+    pos = make_position("astrocyte", full_tableau(tableau_0="(7D) " + SPADES_K_TO_A))
+    before = pos.copy()
+    pos.play(move("tableau:0", "foundation:5", 13))
+    assert pos.pop() == move("tableau:0", "foundation:5", 13)
+    assert pos == before and hash(pos) == hash(before)
+    assert pile_of(pos, "tableau:0") == "(7D) " + SPADES_K_TO_A
+
+
+# ---------------------------------------------------------------------------------- the view
+
+
+def test_the_player_sees_the_8_top_cards_and_nothing_of_the_others() -> None:
+    """The player view: the same position with every face-down card and the stock order
+    hidden."""
+    pos = Position.deal(ASTROCYTE, 1)
+    view = pos.player_view()
+    shown = [e for p in view.values() for e in p if e["up"]]
+    assert len(shown) == 8
+    assert [view[f"tableau:{i}"][-1]["card"] for i in range(8)] == \
+        [pos.to_json()["piles"][f"tableau:{i}"][-1]["card"] for i in range(8)]
+    assert view["stock"] == [{"card": None, "up": False}] * 40
+    assert sum(1 for p in view.values() for e in p if e == {"card": None, "up": False}) == 96
 
 
 # ---------------------------------------------------------------------------------- end

@@ -338,3 +338,22 @@ def test_minerva_foundations_never_give_back() -> None:
         pos.play(move("foundation:0", "tableau:0"))
     pos.play(move("tableau:1", "foundation:1"))
     assert pile_of(pos, "foundation:1") == "AH 2H"
+
+
+def test_quadrennial_a_whole_game_of_gathers_keeps_every_card_and_the_order_of_the_piles() -> None:
+    """Quadrennial on a real deal: 23 deals, then each gather deals the reserve cards again in
+    the order they lay (pile 1 first, bottom to top), twice, and no card is lost or made."""
+    pos = Position.deal(get_game("quadrennial"), 7)
+    for _ in range(2):
+        while pos.pile("stock"):
+            pos.play(STOCK)
+        lying = [c & 63 for i in range(8) for c in pos.pile(f"reserve:{i}")]
+        pos.play(STOCK)
+        dealt = [pos.pile(f"reserve:{i}")[0] & 63 for i in range(8)]
+        dealt += [c & 63 for c in reversed(pos.pile("stock"))]
+        assert dealt == lying
+        assert sum(len(p) for p in pos.piles) == 208
+    while pos.pile("stock"):
+        pos.play(STOCK)
+    assert pos.redeals_left == 0
+    assert STOCK not in pos.legal_moves()

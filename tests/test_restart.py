@@ -3,45 +3,15 @@ database, and every acknowledged move and the whole undo/redo history are there.
 
 from __future__ import annotations
 
-import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+from webtools import free_port, start_server
 
 from reussite.engine import Move, Position
 from reussite.games import get_game
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = dict(os.environ)
-    env.pop("REUSSITE_DATABASE_URL", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db_url],
-        stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"the server stopped: {log.read_text()}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    pytest.fail("the server did not start")
 
 
 @pytest.mark.slow

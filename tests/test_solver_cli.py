@@ -70,3 +70,11 @@ def test_winnable_extend_adds_the_deals_it_wins(capsys: pytest.CaptureFixture[st
     code, _, _ = run(capsys, "winnable", "extend", "klondike", "--count", "1",
                      "--time-limit", "1")
     assert winnable_lists.tried_range("klondike") == (1, 3)
+
+
+def test_winrate_of_the_honest_player(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "winrate", "auld-lang-syne", "--deals", "1-1", "--player",
+                       "honest", "--time-limit", "0.02", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["player"] == "honest" and data["deals"] == 1
+    assert data["won"] + data["lost"] == 1 and data["unknown"] == 0

@@ -237,3 +237,9 @@ def test_two_suits_completed_by_one_deal_both_leave() -> None:
     assert pile_of(pos, "tableau:5") == ""
     assert pos.pop() == STOCK
     assert pos == before
+
+
+def test_the_familiar_score_belongs_to_spider_only() -> None:
+    """Familiar scoring is Spider's: the other games show no score."""
+    assert make_position("freds-spider", {}).score is None
+    assert make_position("spider-1-suit", {}).score == 500

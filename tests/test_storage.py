@@ -118,3 +118,31 @@ def test_an_in_memory_database_keeps_its_games() -> None:
     out = t.new_game("p", "spider", 3)
     out = t.move("p", out.row.id, out.pos.legal_moves()[0], 0)
     assert Tables(memory).view("p", out.row.id).pos == out.pos
+
+
+def test_a_process_with_a_stale_cache_answers_409_not_a_wrong_move(store: Store) -> None:
+    a, b = Tables(store), Tables(store)
+    out = a.new_game("p", "klondike", 14)  # a holds the game at version 0, unread since
+    gid = out.row.id
+    b.move("p", gid, Move("stock"), 0)  # the other process moves: version 1
+    with pytest.raises(Conflict):
+        a.move("p", gid, Move("stock"), 0)
+    a.new_game("p", "klondike", 15)
+    out = a.new_game("p", "klondike", 16)
+    gid = out.row.id
+    b.move("p", gid, Move("stock"), 0)
+    illegal = Move("move", "tableau:0", "stock", 1)
+    with pytest.raises(Conflict):  # refused on a stale position: the version is what is wrong
+        a.move("p", gid, illegal, 0)
+    with pytest.raises(Conflict):
+        a.undo("p", gid, 0)
+
+
+def test_a_hint_noted_by_one_process_is_kept_by_the_other(store: Store) -> None:
+    a, b = Tables(store), Tables(store)
+    out = a.new_game("p", "klondike", 17)
+    gid = out.row.id
+    b.hint("p", gid)
+    out = a.move("p", gid, Move("stock"), 0)  # a's cached row says no hint was used
+    assert store.get_game(gid, "p").used_hint  # type: ignore[union-attr]
+    assert a.view("p", gid).row.used_hint

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from reussite.cards import UP, card_code
 from reussite.engine import Position
 
 JSON = {"content-type": "application/json"}
-
-
-def post(client: TestClient, path: str, body: Any) -> Any:
-    return client.post(path, json=body)
 
 
 def new_game(client: TestClient, game: str = "astrocyte", number: int = 7) -> dict[str, Any]:
@@ -40,3 +44,29 @@ def shown_codes(pos: Position) -> dict[str, int]:
             if c & UP:
                 out[card_code(c)] = out.get(card_code(c), 0) + 1
     return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.pop("REUSSITE_DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db_url],
+        stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 90  # a busy machine may take long to start a server
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server stopped: {log.read_text()}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/catalogue", timeout=1)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("the server did not start")

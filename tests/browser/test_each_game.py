@@ -12,6 +12,7 @@ from reussite.games import CATALOGUE, get_game
 
 from .table import Table, board_moves, piles_of
 
+pytestmark = pytest.mark.browser
 
 def opening_number(game: str) -> int:
     """A deal whose opening allows a stock click and a board move (most deals do)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from reussite.engine import Position
 from reussite.games import get_game
 
@@ -13,6 +15,7 @@ from .table import Table, board_moves
 from .test_each_game import opening_number
 from .winning import winnable_spider_deal
 
+pytestmark = pytest.mark.browser
 
 def test_a_whole_game_is_won_through_clicks(browser: Any, base_url: str) -> None:
     number, line = winnable_spider_deal()
@@ -172,3 +175,37 @@ def test_the_hint_lights_up_a_move(laptop: Any, base_url: str) -> None:
     laptop.wait_for_selector(".hint")
     table.settle()
     assert laptop.locator(".pile.hint").count() == 1
+
+
+def test_tall_piles_squeeze_to_stay_on_screen(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("spider-1-suit", opening_number("spider-1-suit"))
+    for _ in range(5):
+        view = table.view()
+        if not any(m["type"] == "stock" for m in view["legal_moves"]):
+            break
+        table.click_stock()
+        table.wait_version(view["version"] + 1)
+    tallest = max(len(c) for p, c in table.view()["piles"].items() if p.startswith("tableau"))
+    assert tallest >= 10
+    bottom = laptop.evaluate("Math.max(...[...document.querySelectorAll('.pile-tableau .card')]"
+                             ".map(c => c.getBoundingClientRect().bottom + window.scrollY))")
+    top = laptop.evaluate("document.querySelector('.pile-tableau').getBoundingClientRect().top"
+                          " + window.scrollY")
+    assert bottom <= max(768, top + 2.3 * 165) + 1
+
+
+def test_auto_collect_sends_a_safe_ace_home(browser: Any, base_url: str) -> None:
+    rules = get_game("klondike")
+    number = next(n for n in range(1, 500)
+                  if any(m.kind == "move" and m.dst.startswith("foundation")
+                         for m in Position.deal(rules, n).legal_moves()))
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.add_init_script(settings_script(autoCollect=True))
+    page = ctx.new_page()
+    table = Table(page, base_url).open("klondike", number)
+    before = table.view()
+    table.click_stock()
+    table.wait_version(before["version"] + 2)
+    after = table.view()
+    assert sum(len(c) for p, c in after["piles"].items() if p.startswith("foundation")) >= 1
+    ctx.close()

@@ -2,6 +2,8 @@
 8 reserve piles fed by the stock. Quadrennial adds two redeals gathering the reserves; Auld Lang
 Syne is their one-pack ancestor."""
 
+from dataclasses import replace
+
 from reussite.rules import (
     Foundations,
     FoundationTakes,
@@ -31,16 +33,11 @@ LEAP_YEAR = GameRules(
            " is lost.",),
 )
 
-QUADRENNIAL = GameRules(
+QUADRENNIAL = replace(
+    LEAP_YEAR,
     id="quadrennial",
     names={"en": "Quadrennial", "fr": "Quadrennial", "ru": "Четырёхлетие"},
-    packs=4,
-    tableau=None,
-    reserve=Reserve(piles=("u",) * 8),
-    foundations=Foundations(count=16, takes=FoundationTakes.UP_ANY_SUIT, start_with_aces=True,
-                            between=True),
-    stock=Stock(action=StockAction.DEAL_TO_RESERVE, skip_empty_piles=True,
-                redeal=Redeal.GATHER_RESERVES, redeals=2),
+    stock=replace(LEAP_YEAR.stock, redeal=Redeal.GATHER_RESERVES, redeals=2),
     difficulty="medium",
     related=("leap-year", "auld-lang-syne"),
     notes=("Gathering: the reserve piles are picked up, the first pile first and each keeping its"

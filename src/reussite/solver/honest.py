@@ -126,11 +126,15 @@ def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0
     turn = 0
     effort = [0]
     while not pos.is_won() and turn < max_moves:
-        if is_stuck(pos, max_states=2_000):
+        if is_stuck(pos, max_states=300):
             break
-        ranked = ranked_moves(pos, samples=samples, time_limit=time_per_move,
-                              states_per_sample=None, seed=seed * 7919 + turn,
-                              effort=effort)
+        legal = pos.raw_moves()
+        if len(legal) == 1:
+            ranked = [(0.0, legal[0])]
+        else:
+            ranked = ranked_moves(pos, samples=samples, time_limit=time_per_move,
+                                  states_per_sample=None, seed=seed * 7919 + turn,
+                                  effort=effort)
         chosen = None
         for _, m in ranked:
             pos.push_raw(m)

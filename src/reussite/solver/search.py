@@ -105,6 +105,7 @@ class GameKnowledge:
         self.waste = lay.waste
         self.kinds = lay.kinds
         self.deals_to_tableau = st.action is StockAction.DEAL_TO_TABLEAU
+        self.deals_to_piles = st.action is not StockAction.DRAW_TO_WASTE
         self.stock_reformed = st.action is StockAction.DRAW_TO_WASTE or st.redeals != 0
         self.limited_redeals = st.redeals is not None and st.redeals > 0
         self.safe_foundation = rules.foundations.takes is FoundationTakes.UP_IN_SUIT
@@ -370,9 +371,22 @@ def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
     return gain
 
 
+FIRST_DEAL_CAP = 300
+"""Positions allowed under one deal, per deal still to come, in the first round of a game whose
+stock deals onto piles; each round multiplies it by four, and a round that cut nothing off is
+exhaustive."""
+
+
 def solve(pos: Position, time_limit: float | None = 10.0,
           max_states: int | None = None, best_line: bool = False) -> SolveResult:
     """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
+
+    Where the stock deals onto piles (Spider, Astrocyte, Leap Year...), a plain search gets a
+    third of the budget; then the search runs in rounds: in each round the positions searched
+    after one deal are capped (more for the earlier deals), so that the search cannot sink for
+    ever into the last deals of one early choice; the cap grows fourfold from round to round. A
+    round that cut nothing off searched everything, so ``lost`` is still a proof; a win found in
+    any round is a win.
 
     ``best_line``: when the budget runs out, also return the line that made the most progress
     (the honest player's guidance on samples too hard to solve).
@@ -382,16 +396,51 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     info = knowledge(pos)
     if pos.is_won():
         return SolveResult("won", [], 0, time.perf_counter() - start)
+    # Where the stock deals onto piles, a first plain round gets a third of the budget.
+    rounds: list[tuple[Budget, int | None]] = [(budget, None)]
+    if info.deals_to_piles:
+        first = Budget(None if time_limit is None else time_limit / 3,
+                       None if max_states is None else max_states // 3)
+        rounds = [(first, None), (budget, FIRST_DEAL_CAP)]
+    total = 0
+    best: list[RawMove] = []
+    status: Status = "unknown"
+    for round_budget, cap in rounds:
+        while True:
+            status, line, total, cut = _search(pos, info, round_budget, total, cap, best_line)
+            if status == "unknown" and best_line and len(line) > len(best):
+                best = line
+            if status == "won":
+                return SolveResult("won", [pos.to_move(m) for m in line], total,
+                                   time.perf_counter() - start, line)
+            if status == "unknown" or not cut:
+                break
+            assert cap is not None
+            cap *= 4
+        if status == "lost" or budget.spent(total):
+            break
+    seconds = time.perf_counter() - start
+    if status == "unknown":
+        return SolveResult("unknown", [], total, seconds, best if best_line else [])
+    return SolveResult("lost", [], total, seconds)
+
+
+def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap: int | None,
+            best_line: bool) -> tuple[Status, list[RawMove], int, bool]:
+    """One depth-first round; returns (status, line, positions counted so far, cut)."""
     seen: set[bytes] = {info.key(pos)}
     depth0 = len(pos.history)
     path: list[Child] = []
     stack: list[list[Child]] = [info.children(pos, None)]
     index: list[int] = [0]
     gains: list[int] = [0]
+    # Deals on the current line: (depth of the deal's step, positions counted then, cap).
+    dealt: list[tuple[int, int, int]] = []
     best_gain = 0
     best: list[Child] = []
-    states = 1
+    cut = False
     status: Status = "lost"
+    stock_size = max(1, len(pos.piles[0]))
     try:
         while stack:
             steps = stack[-1]
@@ -401,6 +450,8 @@ def solve(pos: Position, time_limit: float | None = 10.0,
                 index.pop()
                 if path:
                     gains.pop()
+                    if dealt and dealt[-1][0] == len(path):
+                        dealt.pop()
                     for _ in path.pop():
                         pos.pop()
                 continue
@@ -408,7 +459,7 @@ def solve(pos: Position, time_limit: float | None = 10.0,
             step = steps[i]
             for m in step:
                 pos.push_raw(m)
-            if pos.is_won():
+            if not pos.piles[0] and pos.is_won():  # a win needs an empty stock
                 path.append(step)
                 status = "won"
                 break
@@ -434,13 +485,28 @@ def solve(pos: Position, time_limit: float | None = 10.0,
                 gains.append(0)
             stack.append(info.children(pos, (step[-1], len(pos.history[-1][1]))))
             index.append(0)
+            if cap is not None:
+                if step[0][0] == STOCK_CLICK:
+                    left = 1 + len(pos.piles[0]) * 8 // stock_size
+                    dealt.append((len(path), states, cap * left))
+                if not states & 31 and dealt:
+                    over = next((d for d, at, c in dealt if states - at > c), 0)
+                    if over:
+                        cut = True
+                        while len(path) >= over:
+                            stack.pop()
+                            index.pop()
+                            gains.pop()
+                            if dealt and dealt[-1][0] == len(path):
+                                dealt.pop()
+                            for _ in path.pop():
+                                pos.pop()
         line = path if status == "won" else best if status == "unknown" else []
         raw_line = [m for step in line for m in step]
-        result_moves = [pos.to_move(m) for m in raw_line] if status == "won" else []
     finally:
         while len(pos.history) > depth0:
             pos.pop()
-    return SolveResult(status, result_moves, states, time.perf_counter() - start, raw_line)
+    return status, raw_line, states, cut
 
 
 def is_stuck(pos: Position, max_states: int = 20_000) -> bool:

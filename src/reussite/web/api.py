@@ -32,7 +32,7 @@ from reussite.web.models import (
     StockMove,
     VersionOnly,
 )
-from reussite.web.play import NotFound, Outcome, Refused, Tables
+from reussite.web.play import Outcome, Refused, Tables
 from reussite.web.stats import player_stats
 from reussite.web.storage import GameRow
 from reussite.winnable import winnable_numbers
@@ -221,5 +221,3 @@ def stats(request: Request) -> Response:
     """The caller's statistics, per game played."""
     return json_response(player_stats(tables(request).store.player_games(player(request))))
 
-
-__all__ = ["NotFound", "router", "view_of"]

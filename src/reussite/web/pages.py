@@ -7,7 +7,6 @@ client (``/static/js/app.js``) brings to life, and its texts in ``#ui-strings``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -150,6 +149,3 @@ async def post_feedback(request: Request) -> Response:
     tables(request).store.add_feedback(player, game, lang_of(request), message)
     return RedirectResponse(f"{back}?feedback=thanks#feedback", status_code=303)
 
-
-def iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M")

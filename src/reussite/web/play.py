@@ -2,9 +2,10 @@
 
 This layer knows no HTTP. It turns a player's action (new game, move, undo, redo, restart,
 hint) into one storage transaction and answers the game's view. A small per-process cache
-keeps recently used positions so that a move does not replay the whole line; it is only a
-cache: every entry is tagged with the version it was built at and is used only when the
-database still holds that version, so several processes may serve one game in turn.
+keeps recently used games so that a move does not replay the whole line; it is only a cache:
+every entry is the game at one version, used only for that version (a move's conditional
+update fails when the database holds another), so several processes may serve one game in
+turn.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reussite.deals import check_deal_number
@@ -27,7 +28,7 @@ from reussite.engine import (
     Position,
     RawMove,
 )
-from reussite.games import CATALOGUE, UnknownGameError, get_game
+from reussite.games import get_game
 from reussite.web import hintpool
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
@@ -89,28 +90,28 @@ class Loaded:
     row: GameRow
     pos: Position
     line: list[str]
+    from_cache: bool = False
+    """Taken from this process's cache without asking the database: the row may be stale,
+    which the conditional update of the commit (or :meth:`Tables._refuse`) finds out."""
 
 
 class PositionCache:
-    """The last positions used by this process, each tagged with its version (LRU)."""
+    """The games this process used last, each as (row, position, line) at the row's version
+    (least recently used first out). An entry is taken out while a request works on it."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self._items: OrderedDict[str, tuple[int, Position, list[str]]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[GameRow, Position, list[str]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, game_id: str, version: int) -> tuple[Position, list[str]] | None:
-        """Remove and return the entry if it is at ``version`` (one request uses it at once)."""
+    def take(self, game_id: str) -> tuple[GameRow, Position, list[str]] | None:
         with self._lock:
-            item = self._items.pop(game_id, None)
-        if item is None or item[0] != version:
-            return None
-        return item[1], item[2]
+            return self._items.pop(game_id, None)
 
-    def put(self, game_id: str, version: int, pos: Position, line: list[str]) -> None:
+    def put(self, row: GameRow, pos: Position, line: list[str]) -> None:
         with self._lock:
-            self._items[game_id] = (version, pos, line)
-            self._items.move_to_end(game_id)
+            self._items[row.id] = (row, pos, line)
+            self._items.move_to_end(row.id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
@@ -141,9 +142,9 @@ class Tables:
         row = self.store.get_game(game_id, player)
         if row is None:
             raise NotFound(game_id)
-        cached = self.cache.take(row.id, row.version)
-        if cached is not None:
-            pos, line = cached
+        cached = self.cache.take(row.id)
+        if cached is not None and cached[0].version == row.version:
+            pos, line = cached[1], cached[2]
         else:
             pos = Position.deal(get_game(row.game), row.number)
             line = self.store.line(row.id, row.length)
@@ -153,7 +154,7 @@ class Tables:
 
     def view(self, player: str, game_id: str) -> Outcome:
         lo = self._load(player, game_id)
-        self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+        self.cache.put(lo.row, lo.pos, lo.line)
         return Outcome(lo.row, lo.pos, [])
 
     def recent(self, player: str, game: str | None, status: str | None,
@@ -164,7 +165,7 @@ class Tables:
 
     def new_game(self, player: str, game: str, number: int | None,
                  winnable: bool = False) -> Outcome:
-        rules = get_game(game)  # UnknownGameError
+        rules = get_game(game)  # raises UnknownGameError
         if number is not None:
             check_deal_number(number)
         elif winnable:
@@ -178,7 +179,7 @@ class Tables:
         pos = Position.deal(rules, number)
         row = self.store.create_game(secrets.token_urlsafe(12), player, game, number,
                                      pos.status())
-        self.cache.put(row.id, row.version, pos, [])
+        self.cache.put(row, pos, [])
         return Outcome(row, pos, [])
 
     def _commit(self, lo: Loaded, change: tuple[Change, list[RawMove]],
@@ -186,15 +187,38 @@ class Tables:
         row = self.store.commit(lo.row, change[0])
         if row is None:
             raise Conflict(lo.row.id)
-        self.cache.put(row.id, row.version, lo.pos, line)
+        self.cache.put(row, lo.pos, line)
         return Outcome(row, lo.pos, events, change[1])
 
     def _begin(self, player: str, game_id: str, version: int) -> Loaded:
+        """The game at ``version`` for an action, or Conflict.
+
+        When this process's cache holds the game at exactly the version the player names, the
+        database is not read: the commit's conditional update decides (another process may
+        have moved on, and then the player's version is stale too: 409 either way).
+        """
+        cached = self.cache.take(game_id)
+        if cached is not None:
+            row, pos, line = cached
+            if row.player_id == player and row.version == version:
+                return Loaded(row, pos, line, from_cache=True)
+            self.cache.put(row, pos, line)
         lo = self._load(player, game_id)
         if lo.row.version != version:
-            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
+            self.cache.put(lo.row, lo.pos, lo.line)
             raise Conflict(game_id)
         return lo
+
+    def _refuse(self, lo: Loaded, sentence: str) -> Refused:
+        """The refusal of an action on an unchanged position, or Conflict if it was stale."""
+        self.cache.put(lo.row, lo.pos, lo.line)
+        if lo.from_cache:
+            row = self.store.get_game(lo.row.id, lo.row.player_id)
+            if row is None:
+                raise NotFound(lo.row.id)
+            if row.version != lo.row.version:
+                raise Conflict(lo.row.id)
+        return Refused(sentence)
 
     def _change(self, lo: Loaded, cursor: int, length: int, *, undo: bool = False,
                 append: str | None = None) -> tuple[Change, list[RawMove]]:
@@ -212,8 +236,7 @@ class Tables:
         try:
             lo.pos.play(move)
         except (IllegalMoveError, InvalidMoveError) as e:
-            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused(str(e)) from None
+            raise self._refuse(lo, str(e)) from None
         events = steps_to_events(lo.pos, lo.pos.last_steps())
         c = lo.row.cursor
         text = encode_move(move)
@@ -223,8 +246,7 @@ class Tables:
     def undo(self, player: str, game_id: str, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)
         if lo.row.cursor == 0:
-            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused(N_("There is no move to undo"))
+            raise self._refuse(lo, N_("There is no move to undo"))
         events = steps_to_events(lo.pos, lo.pos.last_steps(), backwards=True)
         lo.pos.pop()
         change = self._change(lo, lo.row.cursor - 1, lo.row.length, undo=True)
@@ -234,8 +256,7 @@ class Tables:
         lo = self._begin(player, game_id, version)
         c = lo.row.cursor
         if c >= lo.row.length:
-            self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-            raise Refused(N_("There is no move to redo"))
+            raise self._refuse(lo, N_("There is no move to redo"))
         lo.pos.push(decode_move(lo.line[c]))
         events = steps_to_events(lo.pos, lo.pos.last_steps())
         change = self._change(lo, c + 1, lo.row.length)
@@ -254,10 +275,10 @@ class Tables:
         lo = self._load(player, game_id)
         raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
         move = None if raw is None else lo.pos.to_move(raw)
-        self.cache.put(lo.row.id, lo.row.version, lo.pos, lo.line)
-        if move is not None:
-            self.store.mark_hint(lo.row)
-        return lo.row, lo.pos, move
+        row = lo.row
+        if move is not None and not row.used_hint:
+            self.store.mark_hint(row)
+            row = replace(row, used_hint=True)
+        self.cache.put(row, lo.pos, lo.line)
+        return row, lo.pos, move
 
-
-__all__ = ["CATALOGUE", "Conflict", "NotFound", "Refused", "Tables", "UnknownGameError"]

@@ -44,6 +44,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -111,17 +112,25 @@ _LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                    moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
             "updated_at")
-_WON = ("won_at", "won_moves", "won_ms", "won_used_undo", "won_used_hint")
 
 
-def _update(columns: tuple[str, ...]) -> Any:
+def _flag(column: str) -> Any:
+    """A flag only ever turns on: a hint noted by another process is never turned off."""
+    return or_(games.c[column], bindparam(f"new_{column}", type_=Boolean))
+
+
+def _update(won: bool) -> Any:
+    values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in _CHANGED}
+    values.update(used_undo=_flag("used_undo"), used_hint=_flag("used_hint"))
+    if won:
+        values.update({c: bindparam(f"new_{c}") for c in ("won_at", "won_moves", "won_ms")})
+        values.update(won_used_undo=_flag("used_undo"), won_used_hint=_flag("used_hint"))
     return update(games).where(games.c.id == bindparam("gid"),
-                               games.c.version == bindparam("seen")).values(
-        {c: bindparam(f"new_{c}") for c in columns})
+                               games.c.version == bindparam("seen")).values(values)
 
 
-_UPDATE = _update(_CHANGED)
-_UPDATE_WON = _update(_CHANGED + _WON)
+_UPDATE = _update(won=False)
+_UPDATE_WON = _update(won=True)
 _CUT_LINE = delete(moves).where(moves.c.game_id == bindparam("gid"),
                                 moves.c.seq >= bindparam("seq"))
 _APPEND = insert(moves)
@@ -365,7 +374,8 @@ class Store:
         with self._writing() as conn:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
-            params = {f"new_{k}": v for k, v in values.items()}
+            params = {f"new_{k}": v for k, v in values.items()
+                      if k not in ("won_used_undo", "won_used_hint")}
             params.update(gid=row.id, seen=row.version)
             done = conn.execute(_UPDATE_WON if change.won else _UPDATE, params)
             if done.rowcount != 1:

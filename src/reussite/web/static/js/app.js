@@ -5,6 +5,8 @@
 
 import { api, ApiError } from "./api.js";
 import { cardElement, cardName, rankOf } from "./cards.js";
+import { animate, snapshot, springBack as glideBack } from "./animate.js";
+import { fanTops, tableMetrics } from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
 
 const FALLBACK = {
@@ -24,9 +26,10 @@ const FALLBACK = {
 // Games whose tableau builds down in alternating colours: a low card is "safe" to collect
 // when both foundations of the other colour are near its rank.
 const ALTERNATING = new Set(["klondike", "klondike-draw-3", "athena", "minerva"]);
+// Games that draw three cards at a time: the waste shows its top three fanned.
+const DRAW_THREE = new Set(["klondike-draw-3", "athena"]);
 const DRAG_THRESHOLD = 5;
 const DOUBLE_TAP_MS = 400;
-const BASE_MS = 200;
 
 const root = document.getElementById("game");
 const gameId = root?.dataset.gameId;
@@ -47,6 +50,7 @@ const state = {
   kbCount: 1,
   lastTap: null,
   compact: false,
+  metrics: { cw: 80, ch: 112 },
   drag: null,
   timerBase: 0,
   timerStart: 0,
@@ -214,7 +218,9 @@ function makePile(pile, view) {
     class: `pile pile-${kind}${fanned ? " fanned" : ""}`, "data-pile": pile, tabindex: "-1",
     role: "button",
   });
-  if (kind === "stock") el.append(h("span", { class: "count", "aria-hidden": "true" }));
+  if (kind === "stock" || (kind === "reserve" && !fanned)) {
+    el.append(h("span", { class: "count", "aria-hidden": "true" }));
+  }
   pileEls.set(pile, el);
   return el;
 }
@@ -225,39 +231,22 @@ function layout() {
   const v = state.view;
   if (!v) return;
   const ids = Object.keys(v.piles);
-  const n = (kind) => ids.filter((p) => kindOf(p) === kind).length;
-  const fan = !n("tableau");
-  const nf = n("foundation");
-  const fCols = Math.min(nf, 8);
-  const fLines = Math.ceil(nf / 8);
-  const lead = n("stock") + n("waste") + n("cell") + (fan ? 0 : n("reserve"));
-  const mainCols = Math.max(n("tableau"), fan ? n("reserve") : 0, 4);
-  const W = els.table.clientWidth || root.clientWidth || window.innerWidth;
+  const n = { stock: 0, waste: 0, foundation: 0, cell: 0, reserve: 0, tableau: 0 };
+  for (const p of ids) n[kindOf(p)] += 1;
   const H = window.innerHeight;
-  const ratio = 0.09; // gap / card width
-  const fitW = (cols) => (W - 4) / (cols + (cols + 1) * ratio);
-  // Height: top rows plus a pile of about three card heights must fit the screen.
-  const chrome = (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
-  const fitH = (lines) => (H - chrome) / ((lines + 2.4) * 1.4 + 0.3);
-  let cols = Math.max(mainCols, lead + fCols + (nf ? 0.3 : 0));
-  let lines = fLines;
-  let wrap = false;
-  if (fitW(cols) < 0.8 * Math.min(fitW(mainCols), fitH(fLines + 1)) && fitW(cols) < 70) {
-    // Not enough room for one line: the foundations go to a line of their own.
-    wrap = true;
-    cols = Math.max(mainCols, lead, fCols);
-    lines = 1 + fLines;
-  }
-  const cw = Math.max(26, Math.floor(Math.min(fitW(cols), fitH(lines), 118)));
-  root.style.setProperty("--cw", `${cw}px`);
-  root.style.setProperty("--ch", `${Math.round(cw * 1.4)}px`);
-  root.style.setProperty("--gap", `${Math.max(3, Math.round(cw * ratio))}px`);
-  root.style.setProperty("--fcols", String(fCols));
-  root.classList.toggle("narrow", cw < 56);
-  els.top.classList.toggle("wrap", wrap);
-  const compact = cw < 54;
-  if (compact !== state.compact) {
-    state.compact = compact;
+  const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
+  const chrome = above + (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
+  const width = els.table.clientWidth || root.clientWidth || window.innerWidth;
+  const m = tableMetrics(n, width, H - chrome);
+  state.metrics = m;
+  root.style.setProperty("--cw", `${m.cw}px`);
+  root.style.setProperty("--ch", `${m.ch}px`);
+  root.style.setProperty("--gap", `${m.gap}px`);
+  root.style.setProperty("--fcols", String(m.fCols));
+  root.classList.toggle("narrow", m.narrow);
+  els.top.classList.toggle("wrap", m.wrap);
+  if (m.compact !== state.compact) {
+    state.compact = m.compact;
     for (const [pile, cards] of Object.entries(v.piles)) drawPile(pile, cards);
   }
   for (const pile of ids) placeCards(pile);
@@ -267,32 +256,21 @@ function layout() {
 function placeCards(pile) {
   const el = pileEls.get(pile);
   const cards = [...el.querySelectorAll(":scope > .card")];
-  const cw = parseFloat(root.style.getPropertyValue("--cw")) || 80;
-  const ch = Math.round(cw * 1.4);
-  const kind = kindOf(pile);
+  const { cw, ch } = state.metrics;
   if (el.classList.contains("fanned")) {
-    const down = ch * 0.13;
-    const up = ch * (state.compact ? 0.37 : 0.3);
-    let sum = 0;
-    const steps = cards.map((c, i) => (i === cards.length - 1 ? 0
-      : (c.classList.contains("up") ? up : down)));
-    for (const s of steps) sum += s;
     const top = el.getBoundingClientRect().top + window.scrollY;
-    const avail = Math.max(ch * 2.2, window.innerHeight + window.scrollY - top - 8
-      - (el.closest(".reserves") && els.table.querySelector(".tableau") ? ch * 2 : 0));
-    const f = sum + ch > avail ? Math.max(0.22, (avail - ch) / sum) : 1;
-    let y = 0;
+    const avail = Math.max(ch * 2.2, window.innerHeight + window.scrollY - top - 8);
+    const fan = fanTops(cards.map((c) => c.classList.contains("up")), ch, avail, state.compact);
     cards.forEach((c, i) => {
-      c.style.top = `${Math.round(y)}px`;
+      c.style.top = `${fan.tops[i]}px`;
       c.style.left = "0px";
-      y += steps[i] * f;
     });
-    el.style.height = `${Math.round(y + ch)}px`;
-  } else if (kind === "waste" && cards.length > 1 && el.classList.contains("draw3")) {
-    const shift = cw * 0.22;
+    el.style.height = `${fan.height}px`;
+  } else if (el.classList.contains("draw3")) {
+    // Draw three: the top three cards of the waste fan out to the right.
     cards.forEach((c, i) => {
       c.style.top = "0px";
-      c.style.left = `${Math.round(Math.max(0, i - (cards.length - 3)) * shift)}px`;
+      c.style.left = `${Math.round(Math.max(0, i - (cards.length - 3)) * cw * 0.3)}px`;
     });
   } else {
     cards.forEach((c) => { c.style.top = "0px"; c.style.left = "0px"; });
@@ -301,20 +279,9 @@ function placeCards(pile) {
 
 // ---------------------------------------------------------------- drawing a view
 
-function snapshot() {
-  const rects = new Map();
-  for (const [pile, el] of pileEls) {
-    rects.set(pile, el.getBoundingClientRect());
-    for (const c of el.querySelectorAll(":scope > .card")) {
-      rects.set(`${pile}#${c.dataset.index}`, c.getBoundingClientRect());
-    }
-  }
-  return rects;
-}
-
 function render(view, opts = {}) {
   const old = state.view;
-  const rects = old && old.game === view.game && pileEls.size ? snapshot() : null;
+  const rects = old && old.game === view.game && pileEls.size ? snapshot(pileEls) : null;
   const oldLens = old ? Object.fromEntries(Object.entries(old.piles).map(([p, c]) => [p, c.length]))
     : null;
   const sameKind = old && old.game === view.game
@@ -324,7 +291,7 @@ function render(view, opts = {}) {
   for (const [pile, cards] of Object.entries(view.piles)) drawPile(pile, cards);
   updateChrome();
   layout();
-  if (rects && speed() > 0) animate(rects, oldLens, view.events || [], opts.from || null);
+  if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
 }
 
 function drawPile(pile, cards) {
@@ -347,63 +314,15 @@ function drawPile(pile, cards) {
   el.classList.toggle("empty", !cards.length);
   el.classList.toggle("draw3", kind === "waste" && isDrawThree());
   el.setAttribute("aria-label", pileLabel(pile));
+  const count = el.querySelector(".count");
+  if (count) count.textContent = cards.length > 1 || kind === "stock" ? String(cards.length || "") : "";
   if (kind === "stock") {
-    el.querySelector(".count").textContent = cards.length ? String(cards.length) : "";
     el.classList.toggle("can-redeal", !cards.length
       && state.view.legal_moves.some((m) => m.type === "stock"));
   }
 }
 
-const isDrawThree = () => state.view?.game === "klondike-draw-3" || state.view?.game === "athena";
-
-/** FLIP: every card starts where it was (or where the events say it came from), then glides. */
-function animate(rects, oldLens, events, from) {
-  const origin = new Map();
-  const lens = { ...oldLens };
-  const oldRect = (pile, i) => rects.get(`${pile}#${i}`) || rects.get(pile);
-  const flips = new Set();
-  const moved = new Map(); // "pile#i" -> order of the event that brought it
-  events.forEach((e, order) => {
-    if (e.type === "move") {
-      for (let k = 0; k < e.count; k++) {
-        const src = `${e.from}#${lens[e.from] - e.count + k}`;
-        const dst = `${e.to}#${lens[e.to] + k}`;
-        const r = origin.get(src) || oldRect(e.from, lens[e.from] - e.count + k);
-        origin.delete(src);
-        origin.set(dst, r);
-        moved.set(dst, order);
-      }
-      lens[e.from] -= e.count;
-      lens[e.to] += e.count;
-    } else if (e.type === "flip") {
-      flips.add(`${e.pile}#${lens[e.pile] - 1}`);
-    }
-  });
-  if (from) for (const [key, r] of from) origin.set(key, r);
-  const ms = BASE_MS * speed();
-  const stagger = Math.min(40, 400 / Math.max(1, events.length)) * speed();
-  for (const [pile, el] of pileEls) {
-    for (const c of el.querySelectorAll(":scope > .card")) {
-      const key = `${pile}#${c.dataset.index}`;
-      const start = origin.get(key) || (moved.has(key) ? null : rects.get(key));
-      if (!start) continue;
-      const end = c.getBoundingClientRect();
-      const dx = start.left - end.left;
-      const dy = start.top - end.top;
-      const flip = flips.has(key);
-      if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && !flip) continue;
-      const delay = moved.has(key) ? moved.get(key) * stagger : 0;
-      const frames = [
-        { transform: `translate(${dx}px, ${dy}px)${flip ? " scaleX(0.05)" : ""}` },
-        { transform: "none" },
-      ];
-      c.classList.add("moving");
-      const anim = c.animate(frames, { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)",
-        fill: "backwards" });
-      anim.onfinish = anim.oncancel = () => c.classList.remove("moving");
-    }
-  }
-}
+const isDrawThree = () => DRAW_THREE.has(state.view?.game);
 
 function updateChrome() {
   const v = state.view;
@@ -418,7 +337,7 @@ function updateChrome() {
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
   const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
   els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
-  state.timerBase = v.elapsed_seconds || 0;
+  state.timerBase = Math.floor(v.elapsed_seconds || 0);
   state.timerStart = performance.now();
   tick();
   root.dataset.status = v.status;
@@ -588,12 +507,16 @@ async function resume() {
       games = [];
     }
     const mine = (games || []).find((g) => g.game === gameId && g.status === "playing");
+    let view = null;
     if (mine) {
-      render(await api.view(mine.id));
-    } else {
-      const body = settings.winnableOnly ? { winnable: true } : {};
-      render(await api.newGame(gameId, body));
+      try {
+        view = await api.view(mine.id);
+      } catch (e) {
+        view = null; // gone since the list was made: deal a new one
+      }
     }
+    if (!view) view = await api.newGame(gameId, settings.winnableOnly ? { winnable: true } : {});
+    render(view);
   });
 }
 
@@ -801,16 +724,7 @@ function onPointerCancel(e) {
 }
 
 function springBack(cards) {
-  for (const c of cards) {
-    if (!c.isConnected) continue;
-    const tr = c.style.transform;
-    c.style.transform = "";
-    c.classList.remove("dragging");
-    if (speed() > 0 && tr) {
-      c.animate([{ transform: tr }, { transform: "none" }],
-        { duration: 220 * speed(), easing: "cubic-bezier(.3,1.4,.5,1)" });
-    }
-  }
+  glideBack(cards, speed());
   clearMarks();
 }
 
@@ -1017,6 +931,9 @@ function start() {
     }
   });
   document.addEventListener("keydown", onGlobalKey);
+  document.addEventListener("pointerdown", (e) => {
+    if (els.settings.open && !els.settings.contains(e.target)) els.settings.open = false;
+  });
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
