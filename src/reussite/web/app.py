@@ -9,21 +9,29 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
 from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 from starlette.staticfiles import StaticFiles
 
 from reussite import __version__
 from reussite.web import api, pages
 from reussite.web.edge import Edge, player_signer
 from reussite.web.play import Conflict, NotFound, Tables
-from reussite.web.storage import Store, default_url
+from reussite.web.ratelimit import (
+    DEFAULT_ANONYMOUS_LIMIT,
+    DEFAULT_PLAYER_LIMIT,
+    RateLimit,
+    rate_from_env,
+)
+from reussite.web.storage import Store, Unavailable, default_url
 
 log = logging.getLogger("reussite.web")
 
@@ -56,8 +64,13 @@ def wants_html(request: Request) -> bool:
 
 def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     """Every method some route takes at this path (Starlette names only the first route's)."""
+    def flat(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
+        for r in routes:
+            included = getattr(r, "original_router", None)  # FastAPI's included routers
+            yield from flat(included.routes) if included is not None else (r,)
+
     methods: set[str] = set()
-    for route in app.router.routes:
+    for route in flat(app.router.routes):
         match, _ = route.matches(request.scope)
         if match is not Match.NONE:
             methods |= getattr(route, "methods", None) or set()
@@ -81,6 +94,11 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     static = resources.files("reussite.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
+    # Inside the edge (which names the player), so a 429 carries the site's headers too.
+    app.add_middleware(RateLimit,
+                       player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
+                       anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
+                                               DEFAULT_ANONYMOUS_LIMIT))
     app.add_middleware(Edge, signer=signer, allowed_origins=origins)
 
     @app.exception_handler(RequestValidationError)
@@ -92,6 +110,9 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         if wants_html(request):
             return pages.error_page(request, exc.status_code, str(exc.detail))
         detail = exc.detail if isinstance(exc.detail, str) else "The request was refused"
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            # FastAPI's word for a body that is not UTF-8, or JSON nested too deep to read.
+            return JSONResponse({"detail": "The body is not valid JSON"}, status_code=422)
         if exc.status_code == 404 and detail == "Not Found":
             detail = "There is nothing at this address"
         headers = getattr(exc, "headers", None)
@@ -118,5 +139,7 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
 
     app.add_exception_handler(OperationalError, unavailable)
     app.add_exception_handler(DBAPIError, unavailable)
+    app.add_exception_handler(PoolTimeout, unavailable)  # every connection busy too long
+    app.add_exception_handler(Unavailable, unavailable)
     return app
 

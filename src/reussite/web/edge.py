@@ -97,6 +97,7 @@ class Edge:
         headers = Headers(scope=scope)
         path: str = scope["path"]
         player = self.player_from_cookie(headers.get("cookie"))
+        known = player is not None
         cookie_to_set = None
         if player is None:
             player = new_player_id()
@@ -105,7 +106,9 @@ class Edge:
                 cookie_to_set = (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; "
                                  f"Path=/; Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; "
                                  f"SameSite=Lax{secure}")
-        scope.setdefault("state", {})["player"] = player
+        state = scope.setdefault("state", {})
+        state["player"] = player
+        state["player_known"] = known  # a valid cookie came with the request
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

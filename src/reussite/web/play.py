@@ -29,7 +29,7 @@ from reussite.engine import (
     RawMove,
 )
 from reussite.games import get_game
-from reussite.solver.hints import suggest_move
+from reussite.web import hintpool
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
 from reussite.winnable import winnable_numbers
@@ -273,7 +273,7 @@ class Tables:
 
     def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
         lo = self._load(player, game_id)
-        raw = suggest_move(lo.pos)
+        raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
         move = None if raw is None else lo.pos.to_move(raw)
         row = lo.row
         if move is not None and not row.used_hint:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -199,6 +200,16 @@ def default_url() -> str:
     return f"sqlite:///{DEFAULT_SQLITE_PATH}"
 
 
+class Unavailable(Exception):
+    """The database cannot be reached or stays busy: the request is answered 503."""
+
+
+def sqlite_busy_ms() -> int:
+    """How long a SQLite write waits for another writer (``REUSSITE_SQLITE_BUSY_MS``)."""
+    value = os.environ.get("REUSSITE_SQLITE_BUSY_MS", "")
+    return int(value) if value.isdigit() else 10_000
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     synchronous = os.environ.get("REUSSITE_SQLITE_SYNCHRONOUS", "NORMAL").upper()
     if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -206,7 +217,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA busy_timeout={sqlite_busy_ms()}")
     cur.execute(f"PRAGMA synchronous={synchronous}")
     cur.close()
 
@@ -222,7 +233,9 @@ def make_engine(url: str) -> Engine:
             event.listen(engine, "connect", _sqlite_pragmas)
             return engine
         Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10)
+        # A fixed pool as large as the server's thread pool: no connection is opened and
+        # closed again under load (each opening sets the pragmas below).
+        engine = create_engine(u, pool_size=40, max_overflow=0, pool_timeout=10)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10, pool_pre_ping=True)
@@ -235,9 +248,27 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.dialect = self.engine.dialect.name
+        # SQLite lets one writer in at a time and makes the others wait in its busy handler,
+        # which sleeps up to 100 ms a turn: under load, writes queue here instead, in order.
+        # (Several processes on one SQLite file still meet in the busy handler.)
+        self._write_lock = threading.Lock() if self.dialect == "sqlite" else None
+        self._write_wait = sqlite_busy_ms() / 1000
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction (one at a time per process on SQLite)."""
+        lock = self._write_lock
+        if lock is not None and not lock.acquire(timeout=self._write_wait):
+            raise Unavailable("the database stayed busy")
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        finally:
+            if lock is not None:
+                lock.release()
 
     # ------------------------------------------------------------------ schema
 
@@ -314,7 +345,7 @@ class Store:
                       used_hint=False, elapsed_ms=0, created_at=t, updated_at=t,
                       won_at=None, won_moves=None, won_ms=None, won_used_undo=None,
                       won_used_hint=None)
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(games).values(**values))
         return GameRow.from_mapping(values)
 
@@ -340,7 +371,7 @@ class Store:
         if change.won:
             values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                           won_used_undo=change.used_undo, won_used_hint=change.used_hint)
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
             params = {f"new_{k}": v for k, v in values.items()
@@ -364,7 +395,7 @@ class Store:
         """Note that a hint was shown (the position and its version do not change)."""
         if row.used_hint:
             return
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(update(games).where(games.c.id == row.id).values(used_hint=True))
 
     def list_games(self, player_id: str, game: str | None, status: str | None,
@@ -388,7 +419,7 @@ class Store:
     # ------------------------------------------------------------------ feedback
 
     def add_feedback(self, player_id: str, game: str | None, lang: str, message: str) -> None:
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(feedback).values(player_id=player_id, game=game, lang=lang,
                                                  message=message, created_at=now_ms()))
 

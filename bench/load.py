@@ -1,0 +1,434 @@
+"""A bounded load test of the web site: simulated players on 127.0.0.1, stopping by itself.
+
+Each player is one browser (one cookie, one keep-alive connection): it opens the site, then
+plays games of every kind in turn: it starts a game, plays legal moves taken from the view's
+``legal_moves``, sometimes takes one back, redoes it, asks for a hint, and goes on until the
+game is won, lost, or long enough; then it checks that the server holds exactly the game it
+was last answered (no acknowledged move lost) and starts the next one. Some players play at a
+human pace (a pause between actions), the others flat out.
+
+    python bench/load.py                            # 200 players, 20 s, SQLite in a temp dir
+    python bench/load.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python bench/load.py --url http://127.0.0.1:8123 --players 50 --duration 10
+
+The server is started here (``reussite serve`` on a free port) unless ``--url`` is given; the
+run stops after ``--duration`` seconds or ``--max-requests`` requests, whichever comes first.
+It prints requests per second, moves per second, latency percentiles per kind of request, and
+every error (any answer other than the one expected, or a lost move). Exit status 1 on errors.
+
+The HTTP client is a small one of ours over asyncio streams (HTTP/1.1, keep-alive), so that
+the load generator spends little of the machine's CPU that the server needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+GAMES_FALLBACK = ["astrocyte", "athena", "auld-lang-syne", "freds-spider", "klondike",
+                  "klondike-draw-3", "leap-year", "minerva", "spider"]
+
+
+# --------------------------------------------------------------------------- HTTP client
+
+class HttpError(Exception):
+    pass
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1, with a cookie jar of one cookie."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.cookies: dict[str, str] = {}
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> Answer:
+        for attempt in (0, 1):
+            fresh = self.writer is None
+            if fresh:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                return await asyncio.wait_for(self._exchange(method, path, body), self.timeout)
+            except (ConnectionError, asyncio.IncompleteReadError) as e:
+                await self.close()
+                # A kept-alive connection the server closed meanwhile: retry once on a new one.
+                if fresh or attempt:
+                    raise HttpError(f"{type(e).__name__}: {e}") from None
+        raise AssertionError("unreachable")
+
+    async def _exchange(self, method: str, path: str, body: Any) -> Answer:
+        assert self.reader is not None and self.writer is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                 "Accept: application/json, text/html"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if body is not None:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        await self.writer.drain()
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split(" ", 2)[1])
+        headers: dict[str, str] = {}
+        for line in header_lines:
+            if not line:
+                continue
+            k, _, v = line.partition(":")
+            k = k.strip().lower()
+            v = v.strip()
+            if k == "set-cookie":
+                name, _, rest = v.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+            headers[k] = v
+        if headers.get("transfer-encoding", "").lower() == "chunked":
+            parts = []
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                if size == 0:
+                    await self.reader.readuntil(b"\r\n")
+                    break
+                parts.append(await self.reader.readexactly(size + 2))
+            data = b"".join(p[:-2] for p in parts)
+        else:
+            data = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        return Answer(status, headers, data)
+
+
+# --------------------------------------------------------------------------- measures
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    requests: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    games_checked: int = 0
+    lost_moves: int = 0
+    by_game: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def error(self, text: str) -> None:
+        if len(self.errors) < 10_000:
+            self.errors.append(text)
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+# --------------------------------------------------------------------------- players
+
+@dataclass
+class Settings:
+    host: str
+    port: int
+    deadline: float
+    max_requests: int
+    human_share: float
+    human_pause: tuple[float, float]
+    max_moves: int
+    games: list[str]
+
+
+class Player:
+    def __init__(self, n: int, cfg: Settings, tally: Tally, rng: random.Random,
+                 human: bool) -> None:
+        self.n = n
+        self.cfg = cfg
+        self.tally = tally
+        self.rng = rng
+        self.human = human
+        self.conn = Connection(cfg.host, cfg.port)
+
+    def running(self) -> bool:
+        return (time.monotonic() < self.cfg.deadline
+                and self.tally.requests < self.cfg.max_requests)
+
+    async def call(self, kind: str, method: str, path: str, body: Any = None,
+                   expect: int = 200) -> Answer | None:
+        self.tally.requests += 1
+        t0 = time.perf_counter()
+        try:
+            a = await self.conn.request(method, path, body)
+        except (TimeoutError, HttpError, OSError) as e:
+            self.tally.error(f"{kind} {path}: {type(e).__name__} {e}")
+            return None
+        self.tally.latencies[kind].append(time.perf_counter() - t0)
+        if a.status != expect:
+            self.tally.error(f"{kind} {path}: HTTP {a.status} {a.body[:200]!r}")
+            return None
+        return a
+
+    async def pause(self) -> None:
+        if self.human:
+            await asyncio.sleep(self.rng.uniform(*self.cfg.human_pause))
+
+    async def run(self) -> None:
+        try:
+            await self.call("page", "GET", "/")
+            k = self.n
+            while self.running():
+                game = self.cfg.games[k % len(self.cfg.games)]
+                k += 1
+                if self.rng.random() < 0.3:
+                    await self.call("page", "GET", f"/games/{game}")
+                await self.play(game)
+        finally:
+            await self.conn.close()
+
+    async def play(self, game: str) -> None:
+        a = await self.call("new", "POST", "/api/games",
+                            {"game": game, "number": self.rng.randrange(10**9)}, expect=201)
+        if a is None:
+            return
+        self.tally.games_started += 1
+        self.tally.by_game[game] += 1
+        view: dict[str, Any] = a.json()
+        gid = view["id"]
+        moves = 0
+        while self.running() and view["status"] == "playing" and moves < self.cfg.max_moves:
+            await self.pause()
+            roll = self.rng.random()
+            if roll < 0.06 and view["can_undo"]:
+                a = await self.call("undo", "POST", f"/api/games/{gid}/undo",
+                                    {"version": view["version"]})
+            elif roll < 0.09 and view["can_redo"]:
+                a = await self.call("redo", "POST", f"/api/games/{gid}/redo",
+                                    {"version": view["version"]})
+            elif roll < 0.11:
+                h = await self.call("hint", "GET", f"/api/games/{gid}/hint")
+                if h is None:
+                    return
+                a = None
+                suggestion = h.json()["move"]
+                if suggestion is not None and suggestion in view["legal_moves"]:
+                    a = await self.call("move", "POST", f"/api/games/{gid}/moves",
+                                        {"move": suggestion, "version": view["version"]})
+                    moves += 1
+                elif suggestion is not None:
+                    self.tally.error(f"hint {gid}: {suggestion} is not a legal move")
+                    return
+                else:
+                    continue
+            else:
+                legal = view["legal_moves"]
+                # Prefer moves between piles: a player does not click the stock forever.
+                piles = [m for m in legal if m["type"] == "move"]
+                choice = self.rng.choice(piles if piles and self.rng.random() < 0.8 else legal)
+                a = await self.call("move", "POST", f"/api/games/{gid}/moves",
+                                    {"move": choice, "version": view["version"]})
+                moves += 1
+            if a is None:
+                return
+            view = a.json()
+        # What the server holds is what it last answered: nothing acknowledged was lost.
+        check = await self.call("view", "GET", f"/api/games/{gid}")
+        if check is None:
+            return
+        held = check.json()
+        self.tally.games_checked += 1
+        if (held["version"], held["moves"], held["piles"]) != (
+                view["version"], view["moves"], view["piles"]):
+            self.tally.lost_moves += 1
+            self.tally.error(f"game {gid}: the server holds version {held['version']}"
+                             f" ({held['moves']} moves), the player saw {view['version']}"
+                             f" ({view['moves']} moves)")
+        if view["status"] != "playing":
+            self.tally.games_finished += 1
+
+
+# --------------------------------------------------------------------------- server
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux /proc), 0 if unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def start_server(db: str, port: int, log: Path,
+                 env_extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.pop("REUSSITE_DATABASE_URL", None)
+    env.update(env_extra or {})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db,
+         "--no-access-log"],
+        stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server stopped:\n{log.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start within 60 s")
+
+
+# --------------------------------------------------------------------------- the run
+
+async def fetch_games(host: str, port: int) -> list[str]:
+    conn = Connection(host, port)
+    try:
+        a = await conn.request("GET", "/api/catalogue")
+        return [g["id"] for g in json.loads(a.body)] if a.status == 200 else GAMES_FALLBACK
+    finally:
+        await conn.close()
+
+
+async def run_players(host: str, port: int, players: int, duration: float, max_requests: int,
+                      human_share: float, seed: int, max_moves: int = 200,
+                      human_pause: tuple[float, float] = (0.3, 1.5)) -> tuple[Tally, float]:
+    games = await fetch_games(host, port)
+    tally = Tally()
+    start = time.monotonic()
+    cfg = Settings(host, port, start + duration, max_requests, human_share, human_pause,
+                   max_moves, games)
+    rng = random.Random(seed)
+    crowd = [Player(i, cfg, tally, random.Random(rng.random()), i < players * human_share)
+             for i in range(players)]
+    await asyncio.gather(*(p.run() for p in crowd))
+    return tally, time.monotonic() - start
+
+
+def report(tally: Tally, elapsed: float) -> str:
+    out = []
+    moves = tally.latencies.get("move", [])
+    out.append(f"duration {elapsed:.1f} s, {tally.requests} requests,"
+               f" {tally.requests / elapsed:.0f} requests/s, {len(moves) / elapsed:.0f} moves/s")
+    out.append(f"games: {tally.games_started} started, {tally.games_finished} finished,"
+               f" {tally.games_checked} checked, {tally.lost_moves} with a lost move;"
+               f" kinds: {dict(sorted(tally.by_game.items()))}")
+    out.append(f"{'request':<8} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+               f" {'max ms':>8}")
+    for kind in ("move", "new", "undo", "redo", "hint", "view", "page"):
+        lat = tally.latencies.get(kind, [])
+        if not lat:
+            continue
+        out.append(f"{kind:<8} {len(lat):>7} {percentile(lat, 50) * 1000:>8.1f}"
+                   f" {percentile(lat, 95) * 1000:>8.1f} {percentile(lat, 99) * 1000:>8.1f}"
+                   f" {max(lat) * 1000:>8.1f}")
+    out.append(f"errors: {len(tally.errors)}")
+    for e in tally.errors[:10]:
+        out.append(f"  {e}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", help="a running site (http://127.0.0.1:PORT); else one is started")
+    ap.add_argument("--db", help="database URL for the started server (default: SQLite in a"
+                                 " temporary folder)")
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds (default 20)")
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--human-share", type=float, default=0.25,
+                    help="share of players pausing 0.3-1.5 s between actions (default 0.25)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = ap.parse_args(argv)
+    if not 1 <= args.players <= 5000 or not 0 < args.duration <= 3600:
+        ap.error("--players must be 1..5000 and --duration 0..3600 s")
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="reussite-load-")
+    try:
+        if args.url:
+            u = urlsplit(args.url)
+            host, port = u.hostname or "127.0.0.1", u.port or 80
+            if host not in ("127.0.0.1", "localhost", "::1"):
+                ap.error("the load test only targets this machine (127.0.0.1)")
+        else:
+            host, port = "127.0.0.1", free_port()
+            db = args.db or f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
+            log = Path(tmp.name) / "server.log"
+            proc = start_server(db, port, log)
+            print(f"server: reussite serve --port {port} --db {db.split('@')[-1]}",
+                  file=sys.stderr)
+        cpu0 = cpu_seconds(proc.pid) if proc is not None else 0.0
+        tally, elapsed = asyncio.run(run_players(
+            host, port, args.players, args.duration, args.max_requests, args.human_share,
+            args.seed))
+        server_cpu = cpu_seconds(proc.pid) - cpu0 if proc is not None else 0.0
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+    print(report(tally, elapsed))
+    if server_cpu:
+        print(f"server CPU: {server_cpu:.1f} s, {server_cpu / max(1, tally.requests) * 1000:.2f}"
+              f" ms per request (the machine's load shared the rest)")
+    if args.json:
+        moves = tally.latencies.get("move", [])
+        print(json.dumps({
+            "requests": tally.requests, "seconds": elapsed,
+            "requests_per_s": tally.requests / elapsed, "moves_per_s": len(moves) / elapsed,
+            "move_p50_ms": percentile(moves, 50) * 1000,
+            "move_p95_ms": percentile(moves, 95) * 1000,
+            "move_p99_ms": percentile(moves, 99) * 1000,
+            "errors": len(tally.errors), "lost_moves": tally.lost_moves}))
+    return 1 if tally.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Hints computed beside the web process, not inside it.
+
+A hint is a search (the honest player's samples, up to about half a second of pure Python):
+inside the web process it holds the interpreter's lock all that time, and every move of every
+other player waits behind it (profiling the load test showed hints taking over half the
+server's time with only 2% of the requests). So hints run in a small pool of worker
+processes; the web process only sends the deal and the moves played, and gets a move back.
+
+``REUSSITE_HINT_WORKERS`` sets the pool's size (default 1; 0 computes hints in the web
+process, as before). If the pool cannot answer within ``HINT_TIMEOUT`` seconds, the hint is the
+quick one, computed from the visible cards alone. The pool keeps nothing between hints.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from reussite.engine import Position, RawMove
+from reussite.games import get_game
+from reussite.solver.hints import quick_move, suggest_move
+
+HINT_TIMEOUT = 3.0
+
+_pool: Executor | None = None
+_pool_lock = threading.Lock()
+
+
+def _workers() -> int:
+    value = os.environ.get("REUSSITE_HINT_WORKERS", "1")
+    return int(value) if value.isdigit() else 1
+
+
+def _hint_for(game: str, number: int, line: list[RawMove]) -> RawMove | None:
+    """In a worker: rebuild the position from its deal and moves, and search."""
+    pos = Position.deal(get_game(game), number)
+    for raw in line:
+        pos.push_raw(raw)
+    return suggest_move(pos)
+
+
+def _get_pool() -> Executor | None:
+    global _pool
+    if _workers() == 0:
+        return None
+    with _pool_lock:
+        if _pool is None:
+            # "spawn": a fresh interpreter, nothing of the web process's threads or sockets.
+            _pool = ProcessPoolExecutor(_workers(), mp_context=multiprocessing.get_context(
+                "spawn"))
+        return _pool
+
+
+def hint(pos: Position) -> RawMove | None:
+    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool."""
+    pool = _get_pool()
+    if pool is None:
+        return suggest_move(pos)
+    line = [raw for raw, _steps in pos.history]
+    try:
+        future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
+        result: RawMove | None = future.result(timeout=HINT_TIMEOUT)
+        return None if result is None else tuple(result)  # type: ignore[return-value]
+    except FutureTimeout:
+        future.cancel()
+        return quick_move(pos)
+    except Exception:
+        # A broken pool (a worker killed): make a new one next time, answer from here now.
+        global _pool
+        with _pool_lock:
+            _pool = None
+        return quick_move(pos)

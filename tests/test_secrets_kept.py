@@ -1,0 +1,218 @@
+"""Secrets kept: over every game and every endpoint, no answer carries a face-down card or the
+order of the stock.
+
+The server's own position (replayed here move for move) says which cards lie face down and
+where. Every answer is checked against it:
+- in a view, every place where a face-down card lies holds exactly ``{"card": null, "up":
+  false}``, nothing more (no extra field that could stand for the card);
+- no card code and no card name appears more often in the text than that card lies face up
+  (so a face-down card is named nowhere: not in an event, an error sentence, a hint, a page);
+- no run of three or more face-down cards of a pile appears in order (or reversed) as numbers
+  anywhere in a JSON answer (the engine's integer form of the stock's order);
+- a hint is the same whatever the face-down cards are (it is computed from what is seen).
+Endpoints: new game, view, move, undo, redo, restart, hint, refusals (409, 422),
+the list of games, the statistics, and the HTML pages in three languages.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from reussite.cards import RANKS, SUITS, UP, card_code, card_name
+from reussite.engine import Move, Position
+from reussite.games import CATALOGUE, get_game
+from reussite.solver.hints import suggest_move
+
+ACTIONS = 30
+# A code standing alone (not inside a word, a number or a game id, which are [A-Za-z0-9_-]).
+CODE = re.compile(rf"(?<![A-Za-z0-9_-])([{RANKS}][{SUITS}])(?![A-Za-z0-9_-])")
+NAME = re.compile(r"\b(?:ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)"
+                  r" of (?:spades|hearts|diamonds|clubs)\b", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def secret_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    from reussite.web.app import create_app
+
+    path: Path = tmp_path_factory.mktemp("secrets") / "games.sqlite3"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REUSSITE_RATE_LIMIT", "off")
+        app = create_app(f"sqlite:///{path}")
+    yield app
+    app.state.store.dispose()
+
+
+def face_up_counts(pos: Position) -> tuple[dict[str, int], dict[str, int]]:
+    codes: dict[str, int] = {}
+    names: dict[str, int] = {}
+    for pile in pos.piles:
+        for c in pile:
+            if c & UP:
+                codes[card_code(c)] = codes.get(card_code(c), 0) + 1
+                names[card_name(c)] = names.get(card_name(c), 0) + 1
+    return codes, names
+
+
+def hidden_runs(pos: Position) -> list[list[int]]:
+    """Runs of three face-down cards lying in a row in a pile, as the engine's integers."""
+    runs = []
+    for pile in pos.piles:
+        down = [c for c in pile if not c & UP]
+        for i in range(len(down) - 2):
+            run = down[i:i + 3]
+            runs += [run, run[::-1]]
+    return runs
+
+
+def int_lists(data: Any) -> Iterator[list[int]]:
+    if isinstance(data, list):
+        ints = [x for x in data if type(x) is int]
+        if len(ints) >= 3:
+            yield ints
+        for x in data:
+            yield from int_lists(x)
+    elif isinstance(data, dict):
+        for x in data.values():
+            yield from int_lists(x)
+
+
+def contains_run(ints: list[int], run: list[int]) -> bool:
+    return any(ints[i:i + 3] == run for i in range(len(ints) - 2))
+
+
+def check(r: httpx.Response, pos: Position) -> None:
+    """Nothing in this answer tells a face-down card of ``pos``."""
+    assert r.status_code < 500, r.text
+    text = r.text
+    codes, names = face_up_counts(pos)
+    for table, found in ((codes, CODE.findall(text)), (names, NAME.findall(text))):
+        seen: dict[str, int] = {}
+        for x in found:
+            seen[x.lower()] = seen.get(x.lower(), 0) + 1
+        for x, n in seen.items():
+            up = sum(v for k, v in table.items() if k.lower() == x)
+            assert n <= up, f"{x!r} appears {n} times in {r.url}, {up} face up"
+    if not r.headers.get("content-type", "").startswith("application/json"):
+        return
+    data = r.json()
+    runs = hidden_runs(pos)
+    for ints in int_lists(data):
+        for run in runs:
+            assert not contains_run(ints, run), f"a face-down run {run} in {r.url}"
+    if isinstance(data, dict) and "piles" in data:
+        for pid, i in pos.layout.index.items():
+            shown = data["piles"][pid]
+            assert len(shown) == len(pos.piles[i])
+            for entry, c in zip(shown, pos.piles[i], strict=True):
+                if c & UP:
+                    assert entry == {"card": card_code(c), "up": True}
+                else:
+                    assert entry == {"card": None, "up": False}
+
+
+def with_hidden_shuffled(pos: Position, rng: random.Random) -> Position:
+    """The same position as the player sees it, the face-down cards dealt otherwise."""
+    other = pos.copy()
+    places = [(i, j) for i, p in enumerate(other.piles) for j, c in enumerate(p) if not c & UP]
+    values = [other.piles[i][j] for i, j in places]
+    rng.shuffle(values)
+    for (i, j), v in zip(places, values, strict=True):
+        other.piles[i][j] = v
+    return other
+
+
+@pytest.mark.parametrize("game", list(CATALOGUE))
+def test_no_answer_tells_a_face_down_card(secret_app: FastAPI, game: str) -> None:
+    rng = random.Random(game)
+    number = rng.randrange(10**9)
+    pos = Position.deal(get_game(game), number)
+    assert any(not c & UP for p in pos.piles for c in p)
+    with TestClient(secret_app) as c:
+        r = c.post("/api/games", json={"game": game, "number": number})
+        check(r, pos)
+        view = r.json()
+        gid = view["id"]
+        redo: list[Move] = []
+        for _ in range(ACTIONS):
+            roll = rng.random()
+            v = view["version"]
+            if view["legal_moves"] and roll < 0.6:
+                move = Move.from_json(rng.choice(view["legal_moves"]))
+                r = c.post(f"/api/games/{gid}/moves", json={"move": move.to_json(),
+                                                            "version": v})
+                pos.play(move)
+                redo.clear()
+            elif roll < 0.72 and pos.history:
+                r = c.post(f"/api/games/{gid}/undo", json={"version": v})
+                redo.append(pos.pop())
+            elif roll < 0.8 and redo:
+                r = c.post(f"/api/games/{gid}/redo", json={"version": v})
+                pos.play(redo.pop())
+            elif roll < 0.84:
+                r = c.post(f"/api/games/{gid}/restart", json={"version": v})
+                while pos.history:
+                    redo.append(pos.pop())
+            else:
+                h = c.get(f"/api/games/{gid}/hint")
+                check(h, pos)
+                # The hint would be the same with other cards face down (the search bounded
+                # by states, not by time, so that two runs are comparable).
+                budget: dict[str, Any] = dict(time_limit=None, samples=2,
+                                              states_per_sample=200)
+                mine = suggest_move(pos, **budget)
+                assert suggest_move(with_hidden_shuffled(pos, rng), **budget) == mine
+                r = c.get(f"/api/games/{gid}")
+            assert r.status_code == 200, r.text
+            check(r, pos)
+            view = r.json()
+            # Refusals: a stale version, an illegal move of a whole pile (face-down cards
+            # included), an unknown pile, nothing to redo.
+            check(c.post(f"/api/games/{gid}/undo", json={"version": v + 100}), pos)
+            for pid, i in pos.layout.index.items():
+                if pos.piles[i] and not pos.piles[i][0] & UP:
+                    bad = {"type": "move", "from": pid, "to": "foundation:0",
+                           "count": len(pos.piles[i])}
+                    check(c.post(f"/api/games/{gid}/moves",
+                                 json={"move": bad, "version": view["version"]}), pos)
+                    break
+        check(c.post(f"/api/games/{gid}/moves", json={"move": {
+            "type": "move", "from": "tableau:0", "to": "tableau:0", "count": 1},
+            "version": view["version"]}), pos)
+        if not view["can_redo"]:
+            check(c.post(f"/api/games/{gid}/redo", json={"version": view["version"]}), pos)
+        check(c.get("/api/games"), pos)
+        check(c.get("/api/stats"), pos)
+        for lang in ("en", "fr", "ru"):
+            for page in ("/", f"/games/{game}", "/stats"):
+                check(c.get(page, params={"lang": lang}, headers={"accept": "text/html"}),
+                      pos)
+
+
+@pytest.mark.parametrize("leak", ["full", "name", "stock-ints", "extra-field"])
+def test_the_check_catches_each_kind_of_leak(leak: str) -> None:
+    """The checker above is not blind: each way of telling a hidden card is caught."""
+    pos = Position.deal(get_game("klondike"), 12)
+    view: dict[str, Any] = {"piles": pos.player_view()}
+    stock = pos.piles[pos.layout.index["stock"]]
+    if leak == "full":
+        view = pos.to_json()
+    elif leak == "name":
+        view["events"] = [{"type": "flip", "text": card_name(stock[5])}]
+    elif leak == "stock-ints":
+        view["debug"] = [c for c in stock[4:9]]
+    else:
+        view["piles"]["stock"][3]["id"] = stock[3]
+    r = httpx.Response(200, json=view, request=httpx.Request("GET", "http://t/api/games/x"))
+    with pytest.raises(AssertionError):
+        check(r, pos)
+    check(httpx.Response(200, json={"piles": pos.player_view()},
+                         request=httpx.Request("GET", "http://t/api/games/x")), pos)
