@@ -32,6 +32,15 @@ _pool_lock = threading.Lock()
 _waiting = 0
 
 
+def _forget_pool() -> None:
+    """In a forked child: the parent's pool and its threads are not ours; make a new one."""
+    global _pool, _waiting, _pool_lock
+    _pool, _waiting, _pool_lock = None, 0, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
 def _workers() -> int:
     value = os.environ.get("REUSSITE_HINT_WORKERS", "1")
     return int(value) if value.isdigit() else 1
