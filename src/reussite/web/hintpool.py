@@ -7,8 +7,9 @@ server's time with only 2% of the requests). So hints run in a small pool of wor
 processes; the web process only sends the deal and the moves played, and gets a move back.
 
 ``REUSSITE_HINT_WORKERS`` sets the pool's size (default 1; 0 computes hints in the web
-process, as before). If the pool cannot answer within ``HINT_TIMEOUT`` seconds, the hint is the
-quick one, computed from the visible cards alone. The pool keeps nothing between hints.
+process, as before). If the pool cannot answer within ``HINT_TIMEOUT`` seconds, or already has
+``QUEUE_PER_WORKER`` hints waiting per worker (a crowd asking for hints), the hint is the quick
+one, computed from the visible cards alone, at once. The pool keeps nothing between hints.
 """
 
 from __future__ import annotations
@@ -24,9 +25,20 @@ from reussite.games import get_game
 from reussite.solver.hints import quick_move, suggest_move
 
 HINT_TIMEOUT = 3.0
+QUEUE_PER_WORKER = 2
 
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
+_waiting = 0
+
+
+def _forget_pool() -> None:
+    """In a forked child: the parent's pool and its threads are not ours; make a new one."""
+    global _pool, _waiting, _pool_lock
+    _pool, _waiting, _pool_lock = None, 0, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _workers() -> int:
@@ -59,6 +71,15 @@ def hint(pos: Position) -> RawMove | None:
     pool = _get_pool()
     if pool is None:
         return suggest_move(pos)
+    global _waiting
+    with _pool_lock:
+        if _waiting >= QUEUE_PER_WORKER * _workers():
+            busy = True
+        else:
+            busy = False
+            _waiting += 1
+    if busy:
+        return quick_move(pos)
     line = [raw for raw, _steps in pos.history]
     try:
         future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
@@ -73,3 +94,6 @@ def hint(pos: Position) -> RawMove | None:
         with _pool_lock:
             _pool = None
         return quick_move(pos)
+    finally:
+        with _pool_lock:
+            _waiting -= 1
