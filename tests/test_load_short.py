@@ -1,8 +1,9 @@
 """The load test of ``bench/load.py`` in a short, bounded form: a crowd of players (some at a
 human pace, most flat out, under the site's default rate limit) plays every game for 1,500
 requests against a real server process (bounded by count, with a 90 s safety limit, so that a
-slow, shared machine changes how long it takes, not what it checks). No error, and no acknowledged move lost: each player
-reads its game back at the end and finds exactly what it was last answered. (No speed is
+slow, shared machine changes how long it takes, not what it checks). No error, and no
+acknowledged move lost: each player reads its game back at the end and finds exactly what it
+was last answered. (No speed is
 asserted here: ``python bench/load.py`` prints the figures.)"""
 
 from __future__ import annotations

@@ -262,17 +262,18 @@ class Position:
     def is_won(self) -> bool:
         return self.foundation_cards == self._total
 
-    def status(self) -> str:
+    def status(self, moves: list[RawMove] | None = None) -> str:
         """``"won"``, ``"lost"`` or ``"playing"``.
 
         Lost: no legal move remains but moves of a card from one foundation to another. Such
         a move never changes what can happen next (the two foundations swap their tops, so the
-        foundations accept the same cards as before), so it cannot save a game.
+        foundations accept the same cards as before), so it cannot save a game. ``moves`` may
+        pass the position's raw moves when the caller has them already.
         """
         if self.is_won():
             return "won"
         foundations = self.layout.foundations
-        for src, dst, _ in self.raw_moves():
+        for src, dst, _ in self.raw_moves() if moves is None else moves:
             if src not in foundations or dst not in foundations:
                 return "playing"
         return "lost"

@@ -88,15 +88,19 @@ def json_response(data: Any, status: int = 200) -> Response:
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
             raw: list[RawMove] | None = None) -> dict[str, Any]:
     """A game's view: what the player sees, and nothing of what lies face down."""
-    legal = [pos.to_move(m).to_json() for m in (pos.raw_moves() if raw is None else raw)]
-    status = "won" if pos.is_won() else ("playing" if legal else "lost")
+    raw = pos.raw_moves() if raw is None else raw
+    legal = [pos.to_move(m).to_json() for m in raw]
+    status = pos.status(raw)
+    rules = pos.rules
     return {
         "id": row.id, "game": row.game, "number": row.number, "version": row.version,
         "status": status, "piles": pos.player_view(), "legal_moves": legal,
         "can_undo": row.cursor > 0, "can_redo": row.cursor < row.length,
         "moves": pos.moves_played, "score": pos.score, "redeals_left": pos.redeals_left,
         "elapsed_seconds": row.elapsed_ms / 1000, "used_undo": row.used_undo,
-        "used_hint": row.used_hint, "names": dict(pos.rules.names), "events": events,
+        "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
+        "draw": rules.stock.draw if rules.has_waste else 0,
+        "build": rules.tableau.build.value if rules.tableau else None,
     }
 
 

@@ -117,6 +117,9 @@ class GameView(BaseModel):
     used_hint: bool
     names: Names
     events: list[Event]
+    draw: int = Field(description="Cards a stock click turns onto the waste; 0: no waste")
+    build: str | None = Field(description="How the tableau builds, e.g. 'down, alternating "
+                                          "colours'; null when the game has no tableau")
 
 
 class GameSummary(BaseModel):

@@ -23,13 +23,8 @@ const FALLBACK = {
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
 
-// Games whose tableau builds down in alternating colours: a low card is "safe" to collect
-// when both foundations of the other colour are near its rank.
-const ALTERNATING = new Set(["klondike", "klondike-draw-3", "athena", "minerva"]);
 const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", hint: "?", settings: "⚙" };
 
-// Games that draw three cards at a time: the waste shows its top three fanned.
-const DRAW_THREE = new Set(["klondike-draw-3", "athena"]);
 const DRAG_THRESHOLD = 5;
 const DOUBLE_TAP_MS = 400;
 
@@ -351,7 +346,8 @@ function drawPile(pile, cards) {
   }
 }
 
-const isDrawThree = () => DRAW_THREE.has(state.view?.game);
+// Games that draw three cards at a time: the waste shows its top three fanned.
+const isDrawThree = () => (state.view?.draw ?? 1) > 1;
 
 function updateChrome() {
   const v = state.view;
@@ -496,7 +492,9 @@ function isSafeCollect(m) {
   if (!card) return false;
   const r = rankOf(card);
   if (r <= 2) return true;
-  if (!ALTERNATING.has(v.game)) return false;
+  // Alternating-colour games: a low card is "safe" to collect when both foundations of the
+  // other colour are near its rank.
+  if (v.build !== "down, alternating colours") return false;
   const red = card[1] === "H" || card[1] === "D";
   const tops = Object.entries(v.piles).filter(([p]) => kindOf(p) === "foundation")
     .map(([, cards]) => cards[cards.length - 1]?.card).filter(Boolean);
