@@ -58,5 +58,7 @@ def extend_winnable(game_id: str, numbers: Iterable[int], tried: int) -> None:
              "# (reussite solve); reussite winnable extend adds more.",
              f"# tried: {lo}-{hi}"]
     lines += [str(n) for n in sorted(current)]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial = path.with_suffix(".txt.partial")
+    partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial.replace(path)  # never a half-written list, even if interrupted
     winnable_numbers.cache_clear()
