@@ -18,6 +18,11 @@ from fastapi.testclient import TestClient
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
+# The per-player rate limit (web/ratelimit.py) is a speed: a test that streams requests from
+# one player would meet it on a fast machine and not on a slow one. Tests run without it,
+# and every server they start inherits this; the tests of the limit set it themselves.
+os.environ["REUSSITE_RATE_LIMIT"] = "off"
+
 
 def postgres_base_url() -> str | None:
     """The PostgreSQL URL to test against, or None to skip (only when not asked for)."""

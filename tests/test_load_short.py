@@ -34,7 +34,7 @@ def load_module() -> ModuleType:
 
 def crowd_plays(db: str, log: Path) -> None:
     load = load_module()
-    server = Server(db, log).start()
+    server = Server(db, log, env={"REUSSITE_RATE_LIMIT": "600/10"}).start()
     try:
         tally, elapsed = asyncio.run(load.run_players(
             "127.0.0.1", server.port, players=24, duration=90.0, max_requests=1500,

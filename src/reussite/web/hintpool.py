@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -54,6 +55,17 @@ def _hint_for(game: str, number: int, line: list[RawMove]) -> RawMove | None:
     return suggest_move(pos)
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: end when the web process is gone (even killed with SIGKILL, which gives
+    the pool no chance to stop its workers), rather than linger as an orphan."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _get_pool() -> Executor | None:
     global _pool
     if _workers() == 0:
@@ -61,8 +73,9 @@ def _get_pool() -> Executor | None:
     with _pool_lock:
         if _pool is None:
             # "spawn": a fresh interpreter, nothing of the web process's threads or sockets.
-            _pool = ProcessPoolExecutor(_workers(), mp_context=multiprocessing.get_context(
-                "spawn"))
+            _pool = ProcessPoolExecutor(
+                _workers(), mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent, initargs=(os.getpid(),))
         return _pool
 
 
