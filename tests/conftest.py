@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-
-DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from serverproc import postgres_base
 
 # The per-player rate limit (web/ratelimit.py) is a speed: a test that streams requests from
 # one player would meet it on a fast machine and not on a slow one. Tests run without it,
@@ -24,29 +23,10 @@ DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 os.environ["REUSSITE_RATE_LIMIT"] = "off"
 
 
-def postgres_base_url() -> str | None:
-    """The PostgreSQL URL to test against, or None to skip (only when not asked for)."""
-    url = os.environ.get("REUSSITE_TEST_POSTGRES")
-    required = bool(url)
-    url = url or DEFAULT_POSTGRES
-    try:
-        import sqlalchemy
-
-        engine = sqlalchemy.create_engine(url)
-        with engine.connect():
-            pass
-        engine.dispose()
-    except Exception:
-        if required:
-            raise
-        return None
-    return url
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A URL whose connections work in a fresh schema of their own."""
-    base = postgres_base_url()
+    base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
     import sqlalchemy
