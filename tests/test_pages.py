@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape as html_unescape
 
 import pytest
 from fastapi.testclient import TestClient
@@ -36,6 +37,22 @@ def test_catalogue_page_links_every_game(sqlite_client: TestClient, lang: str) -
     for game in CATALOGUE:
         assert f'href="/games/{game}"' in r.text
     assert CATALOGUE["astrocyte"].names[lang] in r.text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_related_game_links_lead_to_playable_games(sqlite_client: TestClient, lang: str) -> None:
+    """Every game page links its related games (the pages' "closest relatives"), and each link
+    leads to a page of the catalogue where a game of that kind can be started."""
+    for game, rules in CATALOGUE.items():
+        page = sqlite_client.get(f"/games/{game}", headers={"accept-language": lang}).text
+        linked = set(re.findall(r'href="/games/([a-z0-9-]+)"', page)) - {game}
+        assert set(rules.related) <= linked, game
+        for other in rules.related:
+            target = sqlite_client.get(f"/games/{other}", headers={"accept-language": lang})
+            assert target.status_code == 200 and 'id="game"' in target.text
+            assert CATALOGUE[other].names[lang] in html_unescape(target.text)
+            started = sqlite_client.post("/api/games", json={"game": other, "number": 1})
+            assert started.status_code == 201 and started.json()["legal_moves"]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ru"])
