@@ -18,7 +18,8 @@ CONTRACT_KEYS = {
     "new_game", "restart", "undo", "redo", "hint", "no_hint", "deal_number", "moves", "time",
     "score", "stock", "waste", "foundation", "cell", "reserve", "tableau", "face_down", "empty",
     "won", "lost", "stuck", "play_again", "settings", "four_colours", "left_handed",
-    "animation", "auto_collect", "winnable_only", "card_name", "suit_S", "suit_H", "suit_D",
+    "animation", "speed_off", "speed_fast", "speed_normal", "speed_slow", "auto_collect",
+    "winnable_only", "card_name", "suit_S", "suit_H", "suit_D",
     "suit_C", "redeals_left", "cards_left", *(f"rank_{i}" for i in range(1, 14))}
 
 

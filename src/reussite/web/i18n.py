@@ -108,6 +108,10 @@ UI_STRINGS: dict[str, str] = {
     "four_colours": N_("Four-colour suits"),
     "left_handed": N_("Left-handed layout"),
     "animation": N_("Animations"),
+    "speed_off": N_("off"),
+    "speed_fast": N_("fast"),
+    "speed_normal": N_("normal"),
+    "speed_slow": N_("slow"),
     "auto_collect": N_("Collect cards to the foundations automatically"),
     "winnable_only": N_("Only deals known to be winnable"),
     # TRANSLATORS: how a card is named for screen readers, e.g. "seven of hearts".

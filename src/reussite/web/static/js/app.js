@@ -16,7 +16,8 @@ const FALLBACK = {
   reserve: "reserve", tableau: "pile", face_down: "face-down card", empty: "empty",
   won: "You won!", lost: "No more moves", stuck: "Stuck", play_again: "Play again",
   settings: "Settings", four_colours: "Four-colour suits", left_handed: "Left-handed",
-  animation: "Animation", auto_collect: "Auto-collect", winnable_only: "Winnable deals only",
+  animation: "Animation", speed_off: "off", speed_fast: "fast", speed_normal: "normal",
+  speed_slow: "slow", auto_collect: "Auto-collect", winnable_only: "Winnable deals only",
   card_name: "{rank} of {suit}", suit_S: "spades", suit_H: "hearts", suit_D: "diamonds",
   suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
 };
@@ -159,7 +160,7 @@ function buildSettings() {
   };
   const select = h("select", { name: "animation" });
   for (const name of Object.keys(SPEEDS)) {
-    const o = h("option", { value: name, text: name });
+    const o = h("option", { value: name, text: t(`speed_${name}`) });
     if (settings.animation === name) o.selected = true;
     select.append(o);
   }
