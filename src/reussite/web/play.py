@@ -226,7 +226,7 @@ class Tables:
         t = now_ms()
         elapsed = row.elapsed_ms + max(0, min(t - row.updated_at, IDLE_CAP_MS))
         legal = lo.pos.raw_moves()
-        status = "won" if lo.pos.is_won() else ("playing" if legal else "lost")
+        status = lo.pos.status(legal)
         return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
                       used_undo=row.used_undo or undo, used_hint=row.used_hint,
                       append=append, won=status == "won" and row.won_at is None), legal
