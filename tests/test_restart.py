@@ -8,7 +8,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from webtools import free_port, start_server
+from serverproc import free_port
+from webtools import start_server
 
 from reussite.engine import Move, Position
 from reussite.games import get_game

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -44,13 +43,6 @@ def shown_codes(pos: Position) -> dict[str, int]:
             if c & UP:
                 out[card_code(c)] = out.get(card_code(c), 0) + 1
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:

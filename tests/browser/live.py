@@ -7,7 +7,6 @@ fresh SQLite database; the browser is Debian's Chromium driven by Playwright.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,18 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from serverproc import free_port
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--no-first-run"]
 BASE_URL_ENV = "REUSSITE_BROWSER_BASE_URL"
 """Set it to test a server that is already running instead of starting one."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen[bytes] | None, timeout: float) -> None:
