@@ -11,12 +11,14 @@ install -e .`` compiles it with the machine's C compiler); without it, or with
 from __future__ import annotations
 
 import os
-from typing import Any
+import types
+from typing import Any, Literal
 
 from reussite.cards import build_deck
 from reussite.engine import Position, RawMove
 from reussite.rules import Build, FoundationTakes, GameRules, Redeal, StockAction
 
+_core: types.ModuleType | None
 try:
     from reussite.solver import _core
 except ImportError:  # pragma: no cover - the package was installed without its C core
@@ -32,7 +34,8 @@ _TAKES = {FoundationTakes.COMPLETE_SUIT: 0, FoundationTakes.UP_IN_SUIT: 1,
 _ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
            StockAction.DRAW_TO_WASTE: 2}
 _REDEAL = {Redeal.NONE: 0, Redeal.TURN_WASTE: 1, Redeal.GATHER_RESERVES: 2}
-STATUS = ("won", "lost", "unknown")
+Status = Literal["won", "lost", "unknown"]
+STATUS: tuple[Status, Status, Status] = ("won", "lost", "unknown")
 
 Spec = tuple[Any, ...]
 _SPECS: dict[str, Spec] = {}
@@ -79,14 +82,14 @@ def piles_of(pos: Position) -> tuple[bytes, ...]:
 
 
 def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
-              best_line: bool) -> tuple[str, list[RawMove], int]:
+              best_line: bool) -> tuple[Status, list[RawMove], int]:
     """``(status, raw line, positions counted)``; the status as :func:`.search.solve` says."""
     assert _core is not None
     code, line, states = _core.solve(
         spec_of(pos), piles_of(pos), pos.redeals_used,
         -1.0 if time_limit is None else max(0.0, time_limit),
         -1 if max_states is None else max_states, best_line, MAX_TABLE_BYTES // 16)
-    return STATUS[code], [tuple(m) for m in line], states  # type: ignore[misc]
+    return STATUS[code], [tuple(m) for m in line], states
 
 
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
@@ -97,7 +100,7 @@ def is_stuck_raw(pos: Position, max_states: int) -> bool:
 def legal_moves(pos: Position) -> list[RawMove]:
     """The C core's legal moves of ``pos`` (for the tests that compare it with the engine)."""
     assert _core is not None
-    return [tuple(m) for m in _core.legal_moves(spec_of(pos), piles_of(pos),  # type: ignore[misc]
+    return [tuple(m) for m in _core.legal_moves(spec_of(pos), piles_of(pos),
                                                  pos.redeals_used)]
 
 
@@ -116,6 +119,6 @@ def children(pos: Position, last: tuple[RawMove, int] | None) -> list[tuple[tupl
     """The C core's children of ``pos`` with their scores (compared with ``search.py``'s)."""
     assert _core is not None
     lm, lops = (None, 0) if last is None else last
-    return [(tuple(tuple(m) for m in step), score)  # type: ignore[misc]
+    return [(tuple(tuple(m) for m in step), score)
             for step, score in _core.children(spec_of(pos), piles_of(pos), pos.redeals_used,
                                               lm, lops)]

@@ -410,10 +410,9 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     """
     start = time.perf_counter()
     if _use_core(engine):
-        status, line, states = core.solve_raw(pos, time_limit, max_states, best_line)
-        seconds = time.perf_counter() - start
-        moves = [pos.to_move(m) for m in line] if status == "won" else []
-        return SolveResult(status, moves, states, seconds, line)
+        found, line, states = core.solve_raw(pos, time_limit, max_states, best_line)
+        moves = [pos.to_move(m) for m in line] if found == "won" else []
+        return SolveResult(found, moves, states, time.perf_counter() - start, line)
     budget = Budget(time_limit, max_states)
     info = knowledge(pos)
     if pos.is_won():
