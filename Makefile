@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test check unit browser bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py src/reussite/solver/_core.c
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -e '.[test]'

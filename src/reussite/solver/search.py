@@ -64,6 +64,7 @@ from typing import Literal
 from reussite.cards import UP, build_deck
 from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
 from reussite.rules import Build, FoundationTakes, GameRules, Space, StockAction
+from reussite.solver import core
 
 Status = Literal["won", "lost", "unknown"]
 Child = tuple[RawMove, ...]
@@ -390,7 +391,8 @@ exhaustive."""
 
 
 def solve(pos: Position, time_limit: float | None = 10.0,
-          max_states: int | None = None, best_line: bool = False) -> SolveResult:
+          max_states: int | None = None, best_line: bool = False,
+          engine: str = "auto") -> SolveResult:
     """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
 
     Where the stock deals onto piles (Spider, Astrocyte, Leap Year...), a plain search gets a
@@ -402,8 +404,15 @@ def solve(pos: Position, time_limit: float | None = 10.0,
 
     ``best_line``: when the budget runs out, also return the line that made the most progress
     (the honest player's guidance on samples too hard to solve).
+
+    ``engine``: ``"auto"`` runs the C core (:mod:`.core`, the same search, faster) when it is
+    built, ``"python"`` this module's search, ``"c"`` the C core or an error.
     """
     start = time.perf_counter()
+    if _use_core(engine):
+        found, line, states = core.solve_raw(pos, time_limit, max_states, best_line)
+        moves = [pos.to_move(m) for m in line] if found == "won" else []
+        return SolveResult(found, moves, states, time.perf_counter() - start, line)
     budget = Budget(time_limit, max_states)
     info = knowledge(pos)
     if pos.is_won():
@@ -521,7 +530,17 @@ def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap
     return status, raw_line, states, cut
 
 
-def is_stuck(pos: Position, max_states: int = 20_000) -> bool:
+def _use_core(engine: str) -> bool:
+    if engine == "python":
+        return False
+    if engine == "c" and not core.available():
+        raise RuntimeError("The solver's C core is not built (pip install -e . builds it)")
+    if engine not in ("auto", "c"):
+        raise ValueError(f"Unknown search engine {engine!r}: auto, c or python")
+    return core.available()
+
+
+def is_stuck(pos: Position, max_states: int = 20_000, engine: str = "auto") -> bool:
     """True when no legal move can change anything any more.
 
     "Change" means: win, turn a face-down card up, deal from a stock that deals onto piles, or
@@ -530,6 +549,8 @@ def is_stuck(pos: Position, max_states: int = 20_000) -> bool:
     answers True only when it saw all of it; when its budget runs out it answers False, so
     there are no false alarms.
     """
+    if _use_core(engine):
+        return core.is_stuck_raw(pos, max_states)
     if not pos.raw_moves():
         return not pos.is_won()
     info = knowledge(pos)

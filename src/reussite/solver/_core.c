@@ -1,0 +1,1319 @@
+/* The solver's core in C: the engine's moves and the depth-first search of search.py.
+ *
+ * This file is a second, faster implementation of two things that exist in Python:
+ *
+ * - the engine's raw moves, playing and taking back a move (engine.py: raw_moves, push_raw,
+ *   pop), over the same rules model (rules.py), read from a "spec" tuple of small ints that
+ *   core.py builds from a GameRules;
+ * - the search of search.py (children and their order, safe moves, stock macros, the
+ *   canonical key, the rounds with capped deals, the clear-end test).
+ *
+ * The tests compare the two on random positions of every game: the same legal moves, the same
+ * positions after playing them, the same children in the same order, equal keys for positions
+ * whose Python keys are equal. The Python solver stays the reference and the fallback.
+ *
+ * Cards are bytes: rank * 4 + suit, plus 64 when face up (cards.py). A pile is bottom first.
+ * The transposition table holds 128-bit keys: a pile's hash is a sum of Zobrist numbers of
+ * (height, card), updated as cards come and go; piles that the rules treat alike are combined
+ * by a sum (order does not matter), the others with their place. Two positions with different
+ * canonical keys collide with probability about 2^-128 per pair: negligible next to any budget.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXP 48      /* piles */
+#define MAXL 256     /* cards in one pile */
+#define UPF 64
+#define SAFE 1000
+
+#define RANK(c) (((c) & 63) >> 2)
+#define SUIT(c) ((c) & 3)
+#define RED(c) (SUIT(c) == 1 || SUIT(c) == 2)
+
+enum { K_STOCK, K_WASTE, K_FOUNDATION, K_CELL, K_RESERVE, K_TABLEAU };
+enum { B_ANY, B_ALT, B_SAME };
+enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
+enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE };
+enum { R_NONE, R_TURN_WASTE, R_GATHER };
+enum { OP_TRANSFER, OP_FLIP, OP_REDEAL };
+enum { ST_WON, ST_LOST, ST_UNKNOWN };
+
+typedef struct {
+    int npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt;
+    int kind[MAXP];
+    int build, unit_suit, space_king, ftakes, gives_back, between, auto_collect, res_to_tab;
+    int action, draw, not_while_empty, skip_empty, redeal, redeals, total;
+    int copies[64];
+    /* derived */
+    int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
+    int waste_safe, unlimited;
+} Spec;
+
+typedef struct { int8_t s, d; int16_t n; } Move;
+typedef struct { uint8_t op; int8_t a, b; uint8_t n; } Op;
+
+typedef struct {
+    const Spec *sp;
+    uint8_t c[MAXP][MAXL];
+    int len[MAXP];
+    int redeals_used;
+    int fcards;
+    uint64_t h1[MAXP], h2[MAXP];
+    Op *ops;
+    int nops, capops;
+    int *mstart;      /* index in ops where each played move starts */
+    Move *mraw;
+    int nmoves, capmoves;
+} Pos;
+
+static uint64_t Z1[MAXL][128], Z2[MAXL][128];
+
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t mix1(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t mix2(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
+    z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ULL;
+    return z ^ (z >> 33);
+}
+
+static void init_zobrist(void) {
+    uint64_t x = 0x5265757373697465ULL; /* "Reussite" */
+    for (int i = 0; i < MAXL; i++)
+        for (int v = 0; v < 128; v++) {
+            Z1[i][v] = splitmix(&x);
+            Z2[i][v] = splitmix(&x);
+        }
+}
+
+/* ------------------------------------------------------------------ position basics */
+
+static int grow_history(Pos *p) {
+    if (p->nops + 64 > p->capops) {
+        int cap = p->capops ? p->capops * 2 : 4096;
+        Op *o = realloc(p->ops, sizeof(Op) * (size_t)cap);
+        if (!o) return -1;
+        p->ops = o;
+        p->capops = cap;
+    }
+    if (p->nmoves + 2 > p->capmoves) {
+        int cap = p->capmoves ? p->capmoves * 2 : 1024;
+        int *m = realloc(p->mstart, sizeof(int) * (size_t)(cap + 1));
+        if (!m) return -1;
+        p->mstart = m;
+        Move *r = realloc(p->mraw, sizeof(Move) * (size_t)cap);
+        if (!r) return -1;
+        p->mraw = r;
+        p->capmoves = cap;
+    }
+    return 0;
+}
+
+static inline void put(Pos *p, int i, uint8_t c) {
+    int h = p->len[i]++;
+    p->c[i][h] = c;
+    p->h1[i] += Z1[h][c];
+    p->h2[i] += Z2[h][c];
+}
+
+static inline uint8_t take(Pos *p, int i) {
+    int h = --p->len[i];
+    uint8_t c = p->c[i][h];
+    p->h1[i] -= Z1[h][c];
+    p->h2[i] -= Z2[h][c];
+    return c;
+}
+
+static inline void flip_top(Pos *p, int i) {
+    int h = p->len[i] - 1;
+    uint8_t c = p->c[i][h], d = c ^ UPF;
+    p->c[i][h] = d;
+    p->h1[i] += Z1[h][d] - Z1[h][c];
+    p->h2[i] += Z2[h][d] - Z2[h][c];
+}
+
+/* n cards from the top of s onto d, keeping their order. */
+static inline void transfer(Pos *p, int s, int d, int n) {
+    const Spec *sp = p->sp;
+    int base = p->len[s] - n;
+    for (int k = 0; k < n; k++) put(p, d, p->c[s][base + k]);
+    for (int k = 0; k < n; k++) take(p, s);
+    if (sp->kind[d] == K_FOUNDATION) p->fcards += n;
+    if (sp->kind[s] == K_FOUNDATION) p->fcards -= n;
+}
+
+static inline void rec(Pos *p, int op, int a, int b, int n) {
+    Op *o = &p->ops[p->nops++];
+    o->op = (uint8_t)op;
+    o->a = (int8_t)a;
+    o->b = (int8_t)b;
+    o->n = (uint8_t)n;
+}
+
+static inline int top(const Pos *p, int i) { return p->c[i][p->len[i] - 1]; }
+
+static int run_length(const Pos *p, int i) {
+    int n = p->len[i];
+    if (!n) return 0;
+    const uint8_t *c = p->c[i];
+    int k = 1;
+    while (k < n) {
+        int upper = c[n - k], lower = c[n - k - 1];
+        if (!(lower & UPF) || RANK(lower) != RANK(upper) + 1) break;
+        if (p->sp->unit_suit) {
+            if (SUIT(lower) != SUIT(upper)) break;
+        } else if (RED(lower) == RED(upper)) break;
+        k++;
+    }
+    return k;
+}
+
+static inline int fits(const Spec *sp, int c, int t) {
+    if (RANK(t) != RANK(c) + 1) return 0;
+    if (sp->build == B_ANY) return 1;
+    if (sp->build == B_ALT) return RED(t) != RED(c);
+    return SUIT(t) == SUIT(c);
+}
+
+/* Foundation j takes card c now (one-card foundations). */
+static inline int accepts(const Pos *p, int j, int c) {
+    const Spec *sp = p->sp;
+    if (!p->len[j]) return RANK(c) == 1;
+    int t = top(p, j);
+    if (RANK(t) == 13 || RANK(t) + 1 != RANK(c)) return 0;
+    return sp->ftakes != F_IN_SUIT || SUIT(t) == SUIT(c);
+}
+
+static int stock_allowed(const Pos *p) {
+    const Spec *sp = p->sp;
+    int redeal_left = sp->redeals < 0 || p->redeals_used < sp->redeals;
+    if (sp->action == A_DRAW_WASTE) {
+        if (p->len[0]) return 1;
+        if (!p->len[sp->waste]) return 0;
+        return sp->redeal != R_NONE && redeal_left;
+    }
+    if (!p->len[0]) {
+        if (sp->redeal == R_GATHER) {
+            if (!redeal_left) return 0;
+            for (int i = sp->r0; i < sp->r0 + sp->nr; i++)
+                if (p->len[i]) return 1;
+            return 0;
+        }
+        return 0;
+    }
+    if (sp->not_while_empty)
+        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+            if (!p->len[i]) return 0;
+    int a = sp->action == A_DEAL_TABLEAU ? sp->t0 : sp->r0;
+    int b = a + (sp->action == A_DEAL_TABLEAU ? sp->nt : sp->nr);
+    if (a == b) return 0;
+    if (!sp->skip_empty) return 1;
+    for (int i = a; i < b; i++)
+        if (p->len[i]) return 1;
+    return 0;
+}
+
+#define ADD(S, D, N) do { out[n].s = (int8_t)(S); out[n].d = (int8_t)(D); \
+                          out[n].n = (int16_t)(N); n++; } while (0)
+
+/* Every legal move, in the engine's order (engine.py raw_moves). out needs room for all. */
+static int raw_moves(const Pos *p, Move *out) {
+    const Spec *sp = p->sp;
+    int n = 0;
+    int complete = sp->ftakes == F_COMPLETE;
+    int t0 = sp->t0, t1 = sp->t0 + sp->nt, f0 = sp->f0, f1 = sp->f0 + sp->nf;
+    int c0 = sp->c0, c1 = sp->c0 + sp->nc;
+    int singles[MAXP][3], ns = 0;
+    if (sp->waste >= 0 && p->len[sp->waste]) {
+        singles[ns][0] = sp->waste; singles[ns][1] = 1; singles[ns][2] = !complete; ns++;
+    }
+    for (int i = c0; i < c1; i++)
+        if (p->len[i]) { singles[ns][0] = i; singles[ns][1] = 1; singles[ns][2] = 0; ns++; }
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++)
+        if (p->len[i] && (top(p, i) & UPF)) {
+            singles[ns][0] = i; singles[ns][1] = sp->res_to_tab; singles[ns][2] = 1; ns++;
+        }
+    if (sp->gives_back || sp->between)
+        for (int i = f0; i < f1; i++)
+            if (p->len[i]) {
+                singles[ns][0] = i; singles[ns][1] = sp->gives_back; singles[ns][2] = sp->between;
+                ns++;
+            }
+    for (int k = 0; k < ns; k++) {
+        int i = singles[k][0];
+        int c = top(p, i);
+        if (singles[k][1])
+            for (int j = t0; j < t1; j++) {
+                if (p->len[j]) {
+                    if (fits(sp, c, top(p, j))) ADD(i, j, 1);
+                } else if (!sp->space_king || RANK(c) == 13) ADD(i, j, 1);
+            }
+        if (singles[k][2] && !complete)
+            for (int j = f0; j < f1; j++)
+                if (j != i && accepts(p, j, c)) ADD(i, j, 1);
+        if (sp->kind[i] == K_CELL)
+            for (int j = c0; j < c1; j++)
+                if (!p->len[j]) ADD(i, j, 1);
+    }
+    for (int i = t0; i < t1; i++) {
+        if (!p->len[i]) continue;
+        int k = run_length(p, i);
+        int r0 = RANK(top(p, i));
+        for (int j = t0; j < t1; j++) {
+            if (p->len[j]) {
+                int m = RANK(top(p, j)) - r0;
+                if (m >= 1 && m <= k && fits(sp, p->c[i][p->len[i] - m], top(p, j))) ADD(i, j, m);
+            } else if (j != i) {
+                if (sp->space_king) {
+                    int m = 13 - r0 + 1;
+                    if (m <= k) ADD(i, j, m);
+                } else
+                    for (int m = 1; m <= k; m++) ADD(i, j, m);
+            }
+        }
+        for (int j = c0; j < c1; j++)
+            if (!p->len[j]) ADD(i, j, 1);
+        if (complete) {
+            if (k >= 13 && r0 == 1 && !sp->auto_collect)
+                for (int j = f0; j < f1; j++)
+                    if (!p->len[j]) ADD(i, j, 13);
+        } else {
+            int c = top(p, i);
+            for (int j = f0; j < f1; j++)
+                if (accepts(p, j, c)) ADD(i, j, 1);
+        }
+    }
+    if (stock_allowed(p)) ADD(-1, -1, 0);
+    return n;
+}
+
+/* An upper bound on the number of legal moves, for sizing buffers. */
+static int max_moves(const Spec *sp) {
+    int np = sp->npiles;
+    return np * np * 14 + 8;
+}
+
+static int is_suit_run(const Pos *p, int i) {
+    const uint8_t *c = p->c[i];
+    int n = p->len[i];
+    int suit = SUIT(c[n - 1]);
+    for (int k = 1; k < 13; k++) {
+        int lower = c[n - k - 1], upper = c[n - k];
+        if (SUIT(lower) != suit || RANK(lower) != RANK(upper) + 1 || !(lower & UPF)) return 0;
+    }
+    return 1;
+}
+
+static void deal_row(Pos *p, int a, int b, int skip_empty) {
+    for (int i = a; i < b; i++) {
+        if (!p->len[0]) break;
+        if (skip_empty && !p->len[i]) continue;
+        put(p, i, take(p, 0) | UPF);
+        rec(p, OP_TRANSFER, 0, i, 1);
+        rec(p, OP_FLIP, i, 0, 0);
+    }
+}
+
+static void click_stock(Pos *p) {
+    const Spec *sp = p->sp;
+    if (sp->action == A_DRAW_WASTE) {
+        int w = sp->waste;
+        if (p->len[0]) {
+            int k = p->len[0] < sp->draw ? p->len[0] : sp->draw;
+            for (int q = 0; q < k; q++) {
+                put(p, w, take(p, 0) | UPF);
+                rec(p, OP_TRANSFER, 0, w, 1);
+                rec(p, OP_FLIP, w, 0, 0);
+            }
+        } else {
+            while (p->len[w]) {
+                put(p, 0, take(p, w) & ~UPF);
+                rec(p, OP_TRANSFER, w, 0, 1);
+                rec(p, OP_FLIP, 0, 0, 0);
+            }
+            p->redeals_used++;
+            rec(p, OP_REDEAL, 0, 0, 0);
+        }
+    } else if (!p->len[0]) {
+        for (int i = sp->r0 + sp->nr - 1; i >= sp->r0; i--)
+            while (p->len[i]) {
+                put(p, 0, take(p, i) & ~UPF);
+                rec(p, OP_TRANSFER, i, 0, 1);
+                rec(p, OP_FLIP, 0, 0, 0);
+            }
+        p->redeals_used++;
+        rec(p, OP_REDEAL, 0, 0, 0);
+        deal_row(p, sp->r0, sp->r0 + sp->nr, 0);
+    } else if (sp->action == A_DEAL_TABLEAU) {
+        deal_row(p, sp->t0, sp->t0 + sp->nt, sp->skip_empty);
+    } else {
+        deal_row(p, sp->r0, sp->r0 + sp->nr, sp->skip_empty);
+    }
+}
+
+static void collect_suits(Pos *p) {
+    const Spec *sp = p->sp;
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
+        int n = p->len[i];
+        if (n >= 13 && RANK(p->c[i][n - 1]) == 1 && RANK(p->c[i][n - 13]) == 13 &&
+            (p->c[i][n - 13] & UPF) && is_suit_run(p, i)) {
+            int f = -1;
+            for (int j = sp->f0; j < sp->f0 + sp->nf; j++)
+                if (!p->len[j]) { f = j; break; }
+            if (f < 0) return; /* cannot happen with a well-formed game */
+            transfer(p, i, f, 13);
+            rec(p, OP_TRANSFER, i, f, 13);
+            if (p->len[i] && !(top(p, i) & UPF)) {
+                flip_top(p, i);
+                rec(p, OP_FLIP, i, 0, 0);
+            }
+        }
+    }
+}
+
+static int push_move(Pos *p, Move m) {
+    if (grow_history(p)) return -1;
+    p->mstart[p->nmoves] = p->nops;
+    p->mraw[p->nmoves] = m;
+    p->nmoves++;
+    if (m.s < 0) {
+        click_stock(p);
+    } else {
+        transfer(p, m.s, m.d, m.n);
+        rec(p, OP_TRANSFER, m.s, m.d, m.n);
+        if (p->len[m.s] && !(top(p, m.s) & UPF)) {
+            flip_top(p, m.s);
+            rec(p, OP_FLIP, m.s, 0, 0);
+        }
+    }
+    if (p->sp->auto_collect) collect_suits(p);
+    return 0;
+}
+
+static void pop_move(Pos *p) {
+    int start = p->mstart[--p->nmoves];
+    for (int k = p->nops - 1; k >= start; k--) {
+        Op *o = &p->ops[k];
+        if (o->op == OP_TRANSFER) transfer(p, o->b, o->a, o->n);
+        else if (o->op == OP_FLIP) flip_top(p, o->a);
+        else p->redeals_used--;
+    }
+    p->nops = start;
+}
+
+static inline int last_ops(const Pos *p) {
+    return p->nops - p->mstart[p->nmoves - 1];
+}
+
+static inline int is_won(const Pos *p) { return p->fcards == p->sp->total; }
+
+/* ------------------------------------------------------------------ canonical key */
+
+typedef struct { uint64_t a, b; } Key;
+
+static int tableau_interchangeable(const Pos *p) {
+    const Spec *sp = p->sp;
+    return !sp->deals_to_tableau || (!p->len[0] && !sp->stock_reformed);
+}
+
+static inline void addk(Key *k, uint64_t x1, uint64_t x2, uint64_t salt) {
+    k->a += mix1(x1 + salt * 0x9E3779B97F4A7C15ULL);
+    k->b += mix2(x2 + salt * 0xD1B54A32D192ED03ULL);
+}
+
+static Key pos_key(const Pos *p) {
+    const Spec *sp = p->sp;
+    Key k = {0, 0};
+    if (sp->stock_reformed) {
+        addk(&k, p->h1[0], p->h2[0], 1001);
+        if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
+        if (sp->limited_redeals) addk(&k, (uint64_t)p->redeals_used, (uint64_t)p->redeals_used, 1003);
+    } else {
+        addk(&k, (uint64_t)p->len[0], (uint64_t)p->len[0], 1004);
+    }
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++) addk(&k, p->h1[i], p->h2[i], 1005);
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++) addk(&k, p->h1[i], p->h2[i], 2000 + (uint64_t)i);
+    int inter = tableau_interchangeable(p);
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+        addk(&k, p->h1[i], p->h2[i], inter ? 1006 : 3000 + (uint64_t)i);
+    k.a |= 1; /* never the empty slot */
+    return k;
+}
+
+typedef struct {
+    Key *slots;
+    size_t cap, used, max_cap;
+} Table;
+
+static int table_init(Table *t, size_t cap, size_t max_cap) {
+    t->slots = calloc(cap, sizeof(Key));
+    t->cap = cap;
+    t->used = 0;
+    t->max_cap = max_cap;
+    return t->slots ? 0 : -1;
+}
+
+static void table_free(Table *t) { free(t->slots); t->slots = NULL; }
+
+static void table_clear(Table *t) {
+    memset(t->slots, 0, t->cap * sizeof(Key));
+    t->used = 0;
+}
+
+/* 1: added, 0: already there, -1: full (memory bound reached). */
+static int table_add(Table *t, Key k) {
+    if ((t->used + 1) * 2 > t->cap) {
+        if (t->cap * 2 > t->max_cap) return -1;
+        size_t cap = t->cap * 2;
+        Key *s = calloc(cap, sizeof(Key));
+        if (!s) return -1;
+        for (size_t i = 0; i < t->cap; i++) {
+            Key x = t->slots[i];
+            if (!x.a) continue;
+            size_t h = (size_t)(x.b & (cap - 1));
+            while (s[h].a) h = (h + 1) & (cap - 1);
+            s[h] = x;
+        }
+        free(t->slots);
+        t->slots = s;
+        t->cap = cap;
+    }
+    size_t h = (size_t)(k.b & (t->cap - 1));
+    while (t->slots[h].a) {
+        if (t->slots[h].a == k.a && t->slots[h].b == k.b) return 0;
+        h = (h + 1) & (t->cap - 1);
+    }
+    t->slots[h] = k;
+    t->used++;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ children (search.py) */
+
+typedef struct { int16_t clicks; Move m; int score; } Child;
+
+static int home_count(const Pos *p, int v) {
+    int r = RANK(v), s = SUIT(v), n = 0;
+    for (int f = p->sp->f0; f < p->sp->f0 + p->sp->nf; f++)
+        if (p->len[f] && SUIT(p->c[f][0]) == s && p->len[f] >= r) n++;
+    return n;
+}
+
+static int is_safe(const Pos *p, int c) {
+    const Spec *sp = p->sp;
+    int r = RANK(c);
+    if (r == 1) return 1;
+    for (int s = 0; s < 4; s++) {
+        int v = (r - 1) * 4 + s;
+        if (!sp->copies[v]) continue;
+        if (sp->build == B_ALT && RED(v) == RED(c)) continue;
+        if (sp->build == B_SAME && s != SUIT(c)) continue;
+        if (home_count(p, v) < sp->copies[v]) return 0;
+    }
+    return 1;
+}
+
+typedef struct { int a, b, c; } Triple;
+
+typedef struct {
+    Child *v;
+    int n, cap;
+} Kids;
+
+static int kids_add(Kids *k, int clicks, Move m, int score) {
+    if (k->n >= k->cap) {
+        int cap = k->cap ? k->cap * 2 : 256;
+        Child *v = realloc(k->v, sizeof(Child) * (size_t)cap);
+        if (!v) return -1;
+        k->v = v;
+        k->cap = cap;
+    }
+    Child *c = &k->v[k->n++];
+    c->clicks = (int16_t)clicks;
+    c->m = m;
+    c->score = score;
+    return 0;
+}
+
+typedef struct {
+    int have;
+    Move m;
+    int ops;
+} Last;
+
+static int has_triple(Triple *h, int n, int a, int b, int c) {
+    for (int i = 0; i < n; i++)
+        if (h[i].a == a && h[i].b == b && h[i].c == c) return 1;
+    return 0;
+}
+
+/* search.py GameKnowledge.score: INT_MIN when pruned. */
+static int score_move(const Pos *p, Move m, const Last *last, int first_cell, int first_space,
+                      Triple *homes, int *nh) {
+    const Spec *sp = p->sp;
+    int src = m.s, dst = m.d, n = m.n;
+    if (src < 0) return 30;
+    int sk = sp->kind[src], dk = sp->kind[dst];
+    int ls = p->len[src], ld = p->len[dst];
+    if (dk == K_FOUNDATION) {
+        if (sk == K_FOUNDATION) return INT32_MIN;
+        int hs = ld && sp->safe_foundation ? SUIT(p->c[dst][0]) : -1;
+        if (has_triple(homes, *nh, src, ld, hs)) return INT32_MIN;
+        homes[*nh].a = src; homes[*nh].b = ld; homes[*nh].c = hs; (*nh)++;
+        if (sp->safe_foundation && (sk == K_TABLEAU || sk == K_CELL || (sk == K_WASTE && sp->waste_safe))
+            && is_safe(p, top(p, src)))
+            return SAFE;
+        return 100;
+    }
+    if (dk == K_CELL && (sk == K_CELL || dst != first_cell)) return INT32_MIN;
+    if (dk == K_TABLEAU && !ld && first_space >= 0 &&
+        (dst != first_space || (sk == K_TABLEAU && n == ls)))
+        return INT32_MIN;
+    if (last->have && last->ops == 1 && last->m.s == dst && last->m.d == src && last->m.n == n)
+        return INT32_MIN;
+    int rest = ls - n;
+    int c = p->c[src][rest];
+    int same_suit_dst = ld && SUIT(top(p, dst)) == SUIT(c);
+    int score;
+    if (sk == K_TABLEAU) {
+        if (rest > 0 && !(p->c[src][rest - 1] & UPF)) score = 90;
+        else if (rest == 0) score = ld ? 70 : 40;
+        else if (!fits(sp, c, p->c[src][rest - 1])) score = 65;
+        else if (SUIT(p->c[src][rest - 1]) != SUIT(c) && same_suit_dst) score = 60;
+        else score = 20;
+    } else if (sk == K_FOUNDATION) {
+        score = 5;
+    } else {
+        score = 65;
+    }
+    if (dk == K_CELL) score = (score < 50 ? score : 50) - 35;
+    else if (same_suit_dst) score += 5;
+    return score;
+}
+
+static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_space) {
+    const Spec *sp = p->sp;
+    int w = sp->waste;
+    if (sp->ftakes != F_COMPLETE) {
+        int homes[MAXP][2], nh = 0;
+        int r = RANK(c);
+        for (int f = sp->f0; f < sp->f0 + sp->nf; f++) {
+            int ld = p->len[f];
+            if (ld) {
+                int t = top(p, f);
+                if (RANK(t) + 1 != r || (sp->safe_foundation && SUIT(t) != SUIT(c))) continue;
+            } else if (r != 1) continue;
+            int hs = ld && sp->safe_foundation ? SUIT(p->c[f][0]) : -1;
+            int dup = 0;
+            for (int q = 0; q < nh; q++)
+                if (homes[q][0] == ld && homes[q][1] == hs) dup = 1;
+            if (dup) continue;
+            homes[nh][0] = ld; homes[nh][1] = hs; nh++;
+            int safe = sp->waste_safe && sp->unlimited && is_safe(p, c);
+            Move m = {(int8_t)w, (int8_t)f, 1};
+            if (kids_add(out, clicks, m, safe ? SAFE : 100 - clicks)) return -1;
+        }
+    }
+    for (int j = sp->t0; j < sp->t0 + sp->nt; j++) {
+        Move m = {(int8_t)w, (int8_t)j, 1};
+        if (p->len[j]) {
+            int t = top(p, j);
+            if (fits(sp, c, t)) {
+                int bonus = SUIT(t) == SUIT(c) ? 10 : 0;
+                if (kids_add(out, clicks, m, 65 + bonus - clicks)) return -1;
+            }
+        } else if ((!sp->space_king || RANK(c) == 13) && (first_space < 0 || j == first_space)) {
+            if (kids_add(out, clicks, m, 65 - clicks)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int macro_children(const Pos *p, Kids *out, int first_space) {
+    const Spec *sp = p->sp;
+    uint8_t stock[MAXL], waste[MAXL];
+    int ns = p->len[0], nw = p->len[sp->waste];
+    memcpy(stock, p->c[0], (size_t)ns);
+    memcpy(waste, p->c[sp->waste], (size_t)nw);
+    int redeals = p->redeals_used;
+    /* states seen: (waste length, redeals since now when limited) */
+    static __thread uint8_t seen[8][MAXL + 1];
+    memset(seen, 0, sizeof seen);
+    seen[0][nw] = 1;
+    int clicks = 0;
+    for (;;) {
+        if (ns) {
+            int k = ns < sp->draw ? ns : sp->draw;
+            for (int q = 0; q < k; q++) waste[nw++] = stock[--ns];
+        } else if ((nw && sp->redeals < 0) || (redeals < (sp->redeals > 0 ? sp->redeals : 0) && nw)) {
+            for (int q = nw - 1; q >= 0; q--) stock[ns++] = waste[q];
+            nw = 0;
+            redeals++;
+        } else return 0;
+        clicks++;
+        int sr = sp->limited_redeals ? redeals - p->redeals_used : 0;
+        if (sr >= 8) return -1; /* more redeals than any game of the catalogue allows */
+        if (seen[sr][nw]) return 0;
+        seen[sr][nw] = 1;
+        if (nw && waste_moves(p, waste[nw - 1] | UPF, clicks, out, first_space)) return -1;
+    }
+}
+
+/* Stable sort by decreasing score (insertion sort: lists are short). */
+static void sort_kids(Child *v, int n) {
+    for (int i = 1; i < n; i++) {
+        Child x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j].score < x.score) { v[j + 1] = v[j]; j--; }
+        v[j + 1] = x;
+    }
+}
+
+/* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
+static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
+    const Spec *sp = p->sp;
+    int start = out->n;
+    int inter = tableau_interchangeable(p);
+    int first_cell = -1, first_space = -1;
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++)
+        if (!p->len[i]) { first_cell = i; break; }
+    if (inter)
+        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+            if (!p->len[i]) { first_space = i; break; }
+    Triple homes[MAXP * MAXP];
+    int nh = 0;
+    int nm = raw_moves(p, buf);
+    int has_stock = 0;
+    for (int q = 0; q < nm; q++) {
+        Move m = buf[q];
+        if (m.s < 0) has_stock = 1;
+        if (m.s < 0 && sp->waste >= 0) continue;
+        int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
+        if (sc == INT32_MIN) continue;
+        if (sc >= SAFE) {
+            out->n = start;
+            return kids_add(out, 0, m, sc);
+        }
+        if (kids_add(out, 0, m, sc)) return -1;
+    }
+    if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
+    sort_kids(out->v + start, out->n - start);
+    if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    double deadline; /* < 0: none */
+    long long max_states; /* < 0: none */
+} Budget;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int spent(const Budget *b, long long states) {
+    if (b->max_states >= 0 && states >= b->max_states) return 1;
+    return b->deadline >= 0 && now() >= b->deadline;
+}
+
+/* search.py _progress: cards turned up by the player's moves, cards sent home (x2), over the
+   moves played from move index `from` on. */
+static int progress_since(const Pos *p, int from) {
+    const Spec *sp = p->sp;
+    int gain = 0;
+    for (int m = from; m < p->nmoves; m++) {
+        int start = p->mstart[m], end = m + 1 < p->nmoves ? p->mstart[m + 1] : p->nops;
+        for (int k = start; k < end; k++) {
+            const Op *o = &p->ops[k];
+            if (o->op == OP_TRANSFER) {
+                if (sp->kind[o->b] == K_FOUNDATION) gain += 2 * o->n;
+                else if (sp->kind[o->a] == K_FOUNDATION) gain -= 2 * o->n;
+            } else if (o->op == OP_FLIP && k > start) {
+                const Op *pr = &p->ops[k - 1];
+                if (pr->op == OP_TRANSFER && pr->a == o->a && sp->kind[o->a] != K_STOCK) gain += 1;
+            }
+        }
+    }
+    return gain;
+}
+
+typedef struct {
+    int kid0, nkids, i;    /* this level's children in the arena, next to try */
+    int steps;             /* moves pushed for the step that led here (0 at the root) */
+    int gain;
+    int dealt;             /* 1 when the step that led here was a deal (capped rounds) */
+    long long dealt_at, dealt_cap;
+} Frame;
+
+typedef struct {
+    Frame *f;
+    int n, cap;
+} Frames;
+
+static int frames_push(Frames *fs) {
+    if (fs->n >= fs->cap) {
+        int cap = fs->cap ? fs->cap * 2 : 1024;
+        Frame *f = realloc(fs->f, sizeof(Frame) * (size_t)cap);
+        if (!f) return -1;
+        fs->f = f;
+        fs->cap = cap;
+    }
+    memset(&fs->f[fs->n], 0, sizeof(Frame));
+    fs->n++;
+    return 0;
+}
+
+typedef struct {
+    Move *v;
+    int n, cap;
+} Line;
+
+static int line_add(Line *l, Move m) {
+    if (l->n >= l->cap) {
+        int cap = l->cap ? l->cap * 2 : 512;
+        Move *v = realloc(l->v, sizeof(Move) * (size_t)cap);
+        if (!v) return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = m;
+    return 0;
+}
+
+typedef struct {
+    Table table;
+    Kids kids;
+    Frames frames;
+    Move *buf;
+    Line best;      /* best line of the current round (raw moves) */
+    int err;
+} Ctx;
+
+/* Moves played along the current path, from the root's history length. */
+static int current_line(const Pos *p, int depth0, Line *l) {
+    l->n = 0;
+    for (int k = depth0; k < p->nmoves; k++)
+        if (line_add(l, p->mraw[k])) return -1;
+    return 0;
+}
+
+static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
+    Frame *fr = &fs->f[fs->n - 1];
+    kids->n = fr->kid0;
+    for (int q = 0; q < fr->steps; q++) pop_move(p);
+    fs->n--;
+}
+
+/* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
+static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
+                        int best_line, int *cut, Line *won_line) {
+    int depth0 = p->nmoves;
+    int status = ST_LOST;
+    int best_gain = 0;
+    long long stock_size = p->len[0] > 0 ? p->len[0] : 1;
+    Last last = {0, {0, 0, 0}, 0};
+    *cut = 0;
+    cx->best.n = 0;
+    table_clear(&cx->table);
+    table_add(&cx->table, pos_key(p));
+    cx->kids.n = 0;
+    cx->frames.n = 0;
+    if (frames_push(&cx->frames)) goto oom;
+    if (children(p, &last, &cx->kids, cx->buf)) goto oom;
+    cx->frames.f[0].kid0 = 0;
+    cx->frames.f[0].nkids = cx->kids.n;
+    int ndealt = 0; /* frames with dealt set, on the path */
+    while (cx->frames.n) {
+        Frame *fr = &cx->frames.f[cx->frames.n - 1];
+        if (fr->i >= fr->nkids) {
+            if (fr->dealt) ndealt--;
+            pop_frame(p, &cx->frames, &cx->kids);
+            continue;
+        }
+        Child ch = cx->kids.v[fr->kid0 + fr->i];
+        fr->i++;
+        int parent_gain = fr->gain;
+        Move click = {-1, -1, 0};
+        for (int q = 0; q < ch.clicks; q++)
+            if (push_move(p, click)) goto oom;
+        if (push_move(p, ch.m)) goto oom;
+        int steps = ch.clicks + 1;
+        if (!p->len[0] && is_won(p)) {
+            status = ST_WON;
+            if (current_line(p, depth0, won_line)) goto oom;
+            break;
+        }
+        int added = table_add(&cx->table, pos_key(p));
+        if (added == 0) {
+            for (int q = 0; q < steps; q++) pop_move(p);
+            continue;
+        }
+        if (added < 0) {  /* the memory bound: an honest unknown */
+            for (int q = 0; q < steps; q++) pop_move(p);
+            status = ST_UNKNOWN;
+            break;
+        }
+        (*states)++;
+        if (!(*states & 255) && spent(bud, *states)) {
+            for (int q = 0; q < steps; q++) pop_move(p);
+            status = ST_UNKNOWN;
+            break;
+        }
+        int gain = 0;
+        if (best_line) {
+            gain = parent_gain + progress_since(p, p->nmoves - steps);
+            if (gain > best_gain) {
+                best_gain = gain;
+                if (current_line(p, depth0, &cx->best)) goto oom;
+            }
+        }
+        if (frames_push(&cx->frames)) goto oom;
+        Frame *nf = &cx->frames.f[cx->frames.n - 1];
+        nf->steps = steps;
+        nf->gain = gain;
+        nf->kid0 = cx->kids.n;
+        last.have = 1;
+        last.m = ch.m;
+        last.ops = last_ops(p);
+        if (children(p, &last, &cx->kids, cx->buf)) goto oom;
+        nf = &cx->frames.f[cx->frames.n - 1];
+        nf->nkids = cx->kids.n - nf->kid0;
+        if (cap >= 0) {
+            if (ch.m.s < 0 && ch.clicks == 0) {
+                long long left = 1 + (long long)p->len[0] * 8 / stock_size;
+                nf->dealt = 1;
+                nf->dealt_at = *states;
+                nf->dealt_cap = cap * left;
+                ndealt++;
+            }
+            if (!(*states & 31) && ndealt) {
+                int over = -1;
+                for (int q = 1; q < cx->frames.n; q++) {
+                    Frame *d = &cx->frames.f[q];
+                    if (d->dealt && *states - d->dealt_at > d->dealt_cap) { over = q; break; }
+                }
+                if (over > 0) {
+                    *cut = 1;
+                    while (cx->frames.n > over) {
+                        if (cx->frames.f[cx->frames.n - 1].dealt) ndealt--;
+                        pop_frame(p, &cx->frames, &cx->kids);
+                    }
+                }
+            }
+        }
+    }
+    /* unwind to the root */
+    while (p->nmoves > depth0) pop_move(p);
+    return status;
+oom:
+    while (p->nmoves > depth0) pop_move(p);
+    cx->err = 1;
+    return ST_UNKNOWN;
+}
+
+#define FIRST_DEAL_CAP 300
+
+typedef struct {
+    int status;
+    long long states;
+    Line line;
+} Result;
+
+static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
+                     size_t max_table, Result *res) {
+    const Spec *sp = p->sp;
+    double start = now();
+    Ctx cx;
+    memset(&cx, 0, sizeof cx);
+    res->states = 0;
+    res->line.n = 0;
+    if (is_won(p)) { res->status = ST_WON; return 0; }
+    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
+    if (!cx.buf || table_init(&cx.table, 1 << 16, max_table)) { free(cx.buf); return -1; }
+    Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
+    Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
+                    max_states < 0 ? -1 : max_states / 3};
+    Line won = {0}, bestall = {0};
+    long long total = 0;
+    int status = ST_UNKNOWN;
+    int nrounds = sp->deals_to_piles ? 2 : 1;
+    for (int r = 0; r < nrounds && !cx.err; r++) {
+        const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
+        long long cap = (nrounds == 2 && r == 1) ? FIRST_DEAL_CAP : -1;
+        for (;;) {
+            int cut = 0;
+            status = search_round(p, &cx, b, &total, cap, best_line, &cut, &won);
+            if (cx.err) break;
+            if (status == ST_UNKNOWN && best_line && cx.best.n > bestall.n) {
+                bestall.n = 0;
+                for (int q = 0; q < cx.best.n; q++) line_add(&bestall, cx.best.v[q]);
+            }
+            if (status == ST_WON) goto done;
+            if (status == ST_UNKNOWN || !cut) break;
+            cap *= 4;
+        }
+        if (status == ST_LOST || spent(&whole, total)) break;
+    }
+done:
+    res->status = cx.err ? ST_UNKNOWN : status;
+    res->states = total;
+    if (status == ST_WON && !cx.err) {
+        res->line = won;
+        won.v = NULL;
+    } else if (status == ST_UNKNOWN && best_line) {
+        res->line = bestall;
+        bestall.v = NULL;
+    }
+    free(won.v);
+    free(bestall.v);
+    free(cx.buf);
+    free(cx.kids.v);
+    free(cx.frames.f);
+    free(cx.best.v);
+    table_free(&cx.table);
+    return cx.err ? -1 : 0;
+}
+
+/* search.py is_stuck. 1 stuck, 0 not, -1 memory error. */
+static int stuck(Pos *p, long long max_states) {
+    const Spec *sp = p->sp;
+    int mm = max_moves(sp);
+    Move *buf = malloc(sizeof(Move) * (size_t)mm);
+    if (!buf) return -1;
+    int nm = raw_moves(p, buf);
+    if (!nm) { free(buf); return !is_won(p); }
+    int home = p->fcards;
+    int depth0 = p->nmoves;
+    Table t;
+    if (table_init(&t, 1 << 10, (size_t)1 << 30)) { free(buf); return -1; }
+    table_add(&t, pos_key(p));
+    long long seen = 1;
+    /* a stack of move lists: arena of moves with per-level start/count/index */
+    Move *arena = NULL;
+    int an = 0, acap = 0;
+    int *lv_start = NULL, *lv_n = NULL, *lv_i = NULL;
+    int ln = 0, lcap = 0;
+    int result = 1;
+#define PUSH_LEVEL(cnt) do { \
+        if (ln >= lcap) { lcap = lcap ? lcap * 2 : 256; \
+            lv_start = realloc(lv_start, sizeof(int) * (size_t)lcap); \
+            lv_n = realloc(lv_n, sizeof(int) * (size_t)lcap); \
+            lv_i = realloc(lv_i, sizeof(int) * (size_t)lcap); \
+            if (!lv_start || !lv_n || !lv_i) { result = -1; goto end; } } \
+        if (an + (cnt) > acap) { acap = (an + (cnt)) * 2; \
+            arena = realloc(arena, sizeof(Move) * (size_t)acap); \
+            if (!arena) { result = -1; goto end; } } \
+        memcpy(arena + an, buf, sizeof(Move) * (size_t)(cnt)); \
+        lv_start[ln] = an; lv_n[ln] = (cnt); lv_i[ln] = 0; an += (cnt); ln++; } while (0)
+    PUSH_LEVEL(nm);
+    while (ln) {
+        int L = ln - 1;
+        if (lv_i[L] >= lv_n[L]) {
+            an = lv_start[L];
+            ln--;
+            if (p->nmoves > depth0) pop_move(p);
+            continue;
+        }
+        Move m = arena[lv_start[L] + lv_i[L]++];
+        if (m.s < 0 && !sp->stock_reformed) { result = 0; goto end; }
+        if (m.s < 0 && p->len[0] && sp->waste < 0) { result = 0; goto end; }
+        if (push_move(p, m)) { result = -1; goto end; }
+        int changed = p->fcards > home || is_won(p);
+        for (int k = p->mstart[p->nmoves - 1]; k < p->nops && !changed; k++) {
+            Op *o = &p->ops[k];
+            if (o->op == OP_FLIP && (sp->kind[o->a] == K_TABLEAU || sp->kind[o->a] == K_RESERVE))
+                changed = 1;
+        }
+        if (changed) { result = 0; goto end; }
+        int added = table_add(&t, pos_key(p));
+        if (added == 0) { pop_move(p); continue; }
+        if (added < 0) { result = 0; goto end; }
+        seen++;
+        if (seen > max_states) { result = 0; goto end; }
+        nm = raw_moves(p, buf);
+        PUSH_LEVEL(nm);
+    }
+end:
+#undef PUSH_LEVEL
+    while (p->nmoves > depth0) pop_move(p);
+    free(arena); free(lv_start); free(lv_n); free(lv_i); free(buf);
+    table_free(&t);
+    return result;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static int parse_spec(PyObject *o, Spec *sp) {
+    /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit_suit, space_king, ftakes,
+        gives_back, between, auto_collect, res_to_tab, action, draw, not_while_empty,
+        skip_empty, redeal, redeals, total, copies(64 ints)) */
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 26) {
+        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 26 items");
+        return -1;
+    }
+    int *fields[] = {&sp->npiles, &sp->waste, &sp->f0, &sp->nf, &sp->c0, &sp->nc, &sp->r0,
+                     &sp->nr, &sp->t0, &sp->nt, &sp->build, &sp->unit_suit, &sp->space_king,
+                     &sp->ftakes, &sp->gives_back, &sp->between, &sp->auto_collect,
+                     &sp->res_to_tab, &sp->action, &sp->draw, &sp->not_while_empty,
+                     &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total};
+    for (int i = 0; i < 25; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *fields[i] = (int)v;
+    }
+    PyObject *cp = PyTuple_GET_ITEM(o, 25);
+    if (!PyTuple_Check(cp) || PyTuple_GET_SIZE(cp) != 64) {
+        PyErr_SetString(PyExc_ValueError, "spec: copies is a tuple of 64 ints");
+        return -1;
+    }
+    for (int i = 0; i < 64; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(cp, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        sp->copies[i] = (int)v;
+    }
+    if (sp->npiles < 1 || sp->npiles > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "spec: too many piles");
+        return -1;
+    }
+    for (int i = 0; i < sp->npiles; i++) sp->kind[i] = K_STOCK;
+    if (sp->waste >= 0) sp->kind[sp->waste] = K_WASTE;
+    for (int i = sp->f0; i < sp->f0 + sp->nf; i++) sp->kind[i] = K_FOUNDATION;
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++) sp->kind[i] = K_CELL;
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++) sp->kind[i] = K_RESERVE;
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) sp->kind[i] = K_TABLEAU;
+    sp->deals_to_tableau = sp->action == A_DEAL_TABLEAU;
+    sp->deals_to_piles = sp->action != A_DRAW_WASTE;
+    sp->stock_reformed = sp->action == A_DRAW_WASTE || sp->redeals != 0;
+    sp->limited_redeals = sp->redeals > 0;
+    sp->safe_foundation = sp->ftakes == F_IN_SUIT;
+    sp->waste_safe = sp->action == A_DRAW_WASTE && sp->draw == 1;
+    sp->unlimited = sp->redeals < 0;
+    return 0;
+}
+
+static Pos *make_pos(const Spec *sp, PyObject *piles, PyObject *redeals) {
+    if (!PyTuple_Check(piles) || PyTuple_GET_SIZE(piles) != sp->npiles) {
+        PyErr_SetString(PyExc_ValueError, "piles: a tuple of bytes, one per pile");
+        return NULL;
+    }
+    Pos *p = calloc(1, sizeof(Pos));
+    if (!p) { PyErr_NoMemory(); return NULL; }
+    p->sp = sp;
+    p->redeals_used = (int)PyLong_AsLong(redeals);
+    if (p->redeals_used == -1 && PyErr_Occurred()) { free(p); return NULL; }
+    for (int i = 0; i < sp->npiles; i++) {
+        PyObject *b = PyTuple_GET_ITEM(piles, i);
+        if (!PyBytes_Check(b) || PyBytes_GET_SIZE(b) >= MAXL) {
+            PyErr_SetString(PyExc_ValueError, "piles: each pile is bytes, shorter than 256");
+            free(p);
+            return NULL;
+        }
+        const uint8_t *s = (const uint8_t *)PyBytes_AS_STRING(b);
+        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(b); k++) {
+            if (s[k] >= 128) {
+                PyErr_SetString(PyExc_ValueError, "piles: a card value is below 128");
+                free(p);
+                return NULL;
+            }
+            put(p, i, s[k]);
+        }
+        if (sp->kind[i] == K_FOUNDATION) p->fcards += p->len[i];
+    }
+    return p;
+}
+
+static void free_pos(Pos *p) {
+    if (!p) return;
+    free(p->ops);
+    free(p->mstart);
+    free(p->mraw);
+    free(p);
+}
+
+static PyObject *moves_list(const Move *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = Py_BuildValue("(iii)", (int)v[i].s, (int)v[i].d, (int)v[i].n);
+        if (!t) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, t);
+    }
+    return l;
+}
+
+static int parse_move(PyObject *o, Move *m) {
+    int s, d, n;
+    if (!PyArg_ParseTuple(o, "iii", &s, &d, &n)) return -1;
+    m->s = (int8_t)s;
+    m->d = (int8_t)d;
+    m->n = (int16_t)n;
+    return 0;
+}
+
+static PyObject *piles_tuple(const Pos *p) {
+    PyObject *t = PyTuple_New(p->sp->npiles);
+    if (!t) return NULL;
+    for (int i = 0; i < p->sp->npiles; i++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)p->c[i], p->len[i]);
+        if (!b) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, b);
+    }
+    return t;
+}
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    Move *buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
+    if (!buf) { free_pos(p); return PyErr_NoMemory(); }
+    int n = raw_moves(p, buf);
+    PyObject *r = moves_list(buf, n);
+    free(buf);
+    free_pos(p);
+    return r;
+}
+
+/* play(spec, piles, redeals, moves) -> (piles, redeals, piles after taking every move back) */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals, *moves;
+    if (!PyArg_ParseTuple(args, "OOOO", &spec, &piles, &redeals, &moves)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    PyObject *seq = PySequence_Fast(moves, "moves: a sequence of (src, dst, n)");
+    if (!seq) { free_pos(p); return NULL; }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        Move m;
+        if (parse_move(PySequence_Fast_GET_ITEM(seq, i), &m) || push_move(p, m)) {
+            Py_DECREF(seq);
+            free_pos(p);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    PyObject *after = piles_tuple(p);
+    int red = p->redeals_used;
+    Key k = pos_key(p);
+    while (p->nmoves) pop_move(p);
+    PyObject *back = piles_tuple(p);
+    free_pos(p);
+    if (!after || !back) { Py_XDECREF(after); Py_XDECREF(back); return NULL; }
+    return Py_BuildValue("(NiNKK)", after, red, back, (unsigned long long)k.a,
+                         (unsigned long long)k.b);
+}
+
+static PyObject *py_children(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals, *lastm;
+    int lops;
+    if (!PyArg_ParseTuple(args, "OOOOi", &spec, &piles, &redeals, &lastm, &lops)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    Last last = {0, {0, 0, 0}, lops};
+    if (lastm != Py_None) {
+        if (parse_move(lastm, &last.m)) { free_pos(p); return NULL; }
+        last.have = 1;
+    }
+    Kids kids = {0};
+    Move *buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
+    if (!buf || children(p, &last, &kids, buf)) {
+        free(buf); free(kids.v); free_pos(p);
+        return PyErr_NoMemory();
+    }
+    PyObject *l = PyList_New(kids.n);
+    for (int i = 0; l && i < kids.n; i++) {
+        PyObject *step = PyTuple_New(kids.v[i].clicks + 1);
+        for (int q = 0; q < kids.v[i].clicks; q++)
+            PyTuple_SET_ITEM(step, q, Py_BuildValue("(iii)", -1, -1, 0));
+        Move m = kids.v[i].m;
+        PyTuple_SET_ITEM(step, kids.v[i].clicks, Py_BuildValue("(iii)", m.s, m.d, m.n));
+        PyList_SET_ITEM(l, i, Py_BuildValue("(Ni)", step, kids.v[i].score));
+    }
+    free(buf); free(kids.v); free_pos(p);
+    return l;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    double time_limit;
+    long long max_states;
+    int best_line;
+    unsigned long long max_table;
+    if (!PyArg_ParseTuple(args, "OOOdLpK", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &best_line, &max_table))
+        return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    Result res;
+    memset(&res, 0, sizeof res);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, &res);
+    Py_END_ALLOW_THREADS
+    free_pos(p);
+    if (rc) { free(res.line.v); return PyErr_NoMemory(); }
+    PyObject *line = moves_list(res.line.v, res.line.n);
+    free(res.line.v);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNL)", res.status, line, res.states);
+}
+
+static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    long long max_states;
+    if (!PyArg_ParseTuple(args, "OOOL", &spec, &piles, &redeals, &max_states)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    int r = stuck(p, max_states);
+    free_pos(p);
+    if (r < 0) return PyErr_NoMemory();
+    return PyBool_FromLong(r);
+}
+
+static PyMethodDef methods[] = {
+    {"legal_moves", py_legal_moves, METH_VARARGS, "The legal raw moves of a position."},
+    {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
+     " after taking them back, the key."},
+    {"children", py_children, METH_VARARGS, "The search's children of a position, with scores."},
+    {"solve", py_solve, METH_VARARGS, "Full-information search: (status, line, states)."},
+    {"is_stuck", py_is_stuck, METH_VARARGS, "The clear-end test."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
+                                    "The solver's core in C (see core.py).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_zobrist();
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,124 @@
+"""The bridge to the solver's C core (``_core.c``): the same search as :mod:`.search`, faster.
+
+``search.py`` is the reference: it says what the search does and why each pruning keeps
+``lost`` exact. ``_core.c`` does the same on bytes, about a hundred times faster; the tests
+compare the two on random positions of every game (legal moves, positions after each move,
+children and their order, keys). The C core is built when the package is installed (``pip
+install -e .`` compiles it with the machine's C compiler); without it, or with
+``REUSSITE_SOLVER=python`` in the environment, the Python search runs instead.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from typing import Any, Literal
+
+from reussite.cards import build_deck
+from reussite.engine import Position, RawMove
+from reussite.rules import Build, FoundationTakes, GameRules, Redeal, StockAction
+
+_core: types.ModuleType | None
+try:
+    from reussite.solver import _core
+except ImportError:  # pragma: no cover - the package was installed without its C core
+    _core = None
+
+MAX_TABLE_BYTES = 3 << 30
+"""The transposition table's memory bound per search (16 bytes a position): past it, the search
+answers ``unknown``."""
+
+_BUILD = {Build.DOWN_ANY_SUIT: 0, Build.DOWN_ALTERNATE_COLOURS: 1, Build.DOWN_SAME_SUIT: 2}
+_TAKES = {FoundationTakes.COMPLETE_SUIT: 0, FoundationTakes.UP_IN_SUIT: 1,
+          FoundationTakes.UP_ANY_SUIT: 2}
+_ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
+           StockAction.DRAW_TO_WASTE: 2}
+_REDEAL = {Redeal.NONE: 0, Redeal.TURN_WASTE: 1, Redeal.GATHER_RESERVES: 2}
+Status = Literal["won", "lost", "unknown"]
+STATUS: tuple[Status, Status, Status] = ("won", "lost", "unknown")
+
+Spec = tuple[Any, ...]
+_SPECS: dict[str, Spec] = {}
+
+
+def available() -> bool:
+    """The C core is built and not switched off."""
+    return _core is not None and os.environ.get("REUSSITE_SOLVER", "") != "python"
+
+
+def spec_of(pos: Position) -> Spec:
+    """The rules and layout of ``pos``'s game as the C core reads them (cached per game)."""
+    rules: GameRules = pos.rules
+    spec = _SPECS.get(rules.id)
+    if spec is not None:
+        return spec
+    lay = pos.layout
+    tab, fnd, st = rules.tableau, rules.foundations, rules.stock
+    copies = [0] * 64
+    for c in build_deck(rules.packs, rules.suits):
+        copies[c] += 1
+
+    def span(r: range) -> tuple[int, int]:
+        return (r.start, len(r))
+
+    spec = (
+        len(lay.ids), lay.waste, *span(lay.foundations), *span(lay.cells), *span(lay.reserves),
+        *span(lay.tableau),
+        _BUILD[tab.build] if tab else 0,
+        int(bool(tab and tab.unit.name == "SAME_SUIT_RUN")),
+        int(bool(tab and tab.space.name == "KING")),
+        _TAKES[fnd.takes], int(fnd.gives_back), int(fnd.between), int(fnd.auto_collect),
+        int(bool(rules.reserve and rules.reserve.to_tableau)),
+        _ACTION[st.action], st.draw, int(st.not_while_empty_pile), int(st.skip_empty_piles),
+        _REDEAL[st.redeal], -1 if st.redeals is None else st.redeals, rules.cards,
+        tuple(copies),
+    )
+    _SPECS[rules.id] = spec
+    return spec
+
+
+def piles_of(pos: Position) -> tuple[bytes, ...]:
+    return tuple(bytes(p) for p in pos.piles)
+
+
+def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
+              best_line: bool) -> tuple[Status, list[RawMove], int]:
+    """``(status, raw line, positions counted)``; the status as :func:`.search.solve` says."""
+    assert _core is not None
+    code, line, states = _core.solve(
+        spec_of(pos), piles_of(pos), pos.redeals_used,
+        -1.0 if time_limit is None else max(0.0, time_limit),
+        -1 if max_states is None else max_states, best_line, MAX_TABLE_BYTES // 16)
+    return STATUS[code], [tuple(m) for m in line], states
+
+
+def is_stuck_raw(pos: Position, max_states: int) -> bool:
+    assert _core is not None
+    return bool(_core.is_stuck(spec_of(pos), piles_of(pos), pos.redeals_used, max_states))
+
+
+def legal_moves(pos: Position) -> list[RawMove]:
+    """The C core's legal moves of ``pos`` (for the tests that compare it with the engine)."""
+    assert _core is not None
+    return [tuple(m) for m in _core.legal_moves(spec_of(pos), piles_of(pos),
+                                                 pos.redeals_used)]
+
+
+def play(pos: Position, moves: list[RawMove]) -> tuple[tuple[bytes, ...], int,
+                                                      tuple[bytes, ...], tuple[int, int]]:
+    """Play ``moves`` in the C core: the piles and redeals after them, the piles after taking
+    them all back, and the canonical key after them."""
+    assert _core is not None
+    after, redeals, back, k1, k2 = _core.play(spec_of(pos), piles_of(pos), pos.redeals_used,
+                                              moves)
+    return after, redeals, back, (k1, k2)
+
+
+def children(pos: Position, last: tuple[RawMove, int] | None) -> list[tuple[tuple[RawMove, ...],
+                                                                            int]]:
+    """The C core's children of ``pos`` with their scores (compared with ``search.py``'s)."""
+    assert _core is not None
+    lm, lops = (None, 0) if last is None else last
+    return [(tuple(tuple(m) for m in step), score)
+            for step, score in _core.children(spec_of(pos), piles_of(pos), pos.redeals_used,
+                                              lm, lops)]

@@ -1,0 +1,129 @@
+"""The C core (``_core.c``) against the Python engine and search, on random positions.
+
+The C core is a second implementation of the engine's moves and of the search; these tests
+hold it to the first one: the same legal moves in the same order, the same position after each
+move and the exact position back after taking moves back, the same children in the same order
+with the same scores, keys equal exactly when the Python keys are equal, and, on a budget of
+positions, the very same search (status, positions counted, line).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reussite.engine import Position
+from reussite.games import CATALOGUE, get_game
+from reussite.solver import core
+from reussite.solver.search import knowledge
+from reussite.solver.search import solve as py_solve
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="the C core is not built")
+
+GAMES = sorted(CATALOGUE)
+
+
+def test_the_c_core_is_built() -> None:
+    """The install builds the C core: the solver must not fall back silently in CI."""
+    from reussite.solver import _core  # noqa: F401
+
+
+def random_positions(game_id: str, deals: int, steps: int, seed: int) -> list[Position]:
+    """Positions reached by random legal play (each with its history), a few per deal."""
+    rng = random.Random(seed)
+    out = []
+    for number in range(deals):
+        pos = Position.deal(get_game(game_id), number)
+        for _ in range(steps):
+            moves = pos.raw_moves()
+            if not moves:
+                break
+            pos.push_raw(rng.choice(moves))
+            if rng.random() < 0.25:
+                out.append(pos.copy())
+        out.append(pos.copy())
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_moves_and_play_match_the_engine(game_id: str) -> None:
+    for pos in random_positions(game_id, deals=6, steps=120, seed=11):
+        moves = pos.raw_moves()
+        assert core.legal_moves(pos) == moves
+        for m in moves:
+            after, redeals, back, _ = core.play(pos, [m])
+            pos.push_raw(m)
+            assert after == tuple(bytes(p) for p in pos.piles), (game_id, m)
+            assert redeals == pos.redeals_used
+            pos.pop()
+            assert back == tuple(bytes(p) for p in pos.piles)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_long_line_played_and_taken_back_in_c(game_id: str) -> None:
+    """Undo in the C core restores the exact position after a long random line."""
+    rng = random.Random(5)
+    pos = Position.deal(get_game(game_id), 3)
+    start = pos.copy()
+    line = []
+    for _ in range(300):
+        moves = pos.raw_moves()
+        if not moves:
+            break
+        m = rng.choice(moves)
+        line.append(m)
+        pos.push_raw(m)
+    after, redeals, back, _ = core.play(start, line)
+    assert after == tuple(bytes(p) for p in pos.piles)
+    assert redeals == pos.redeals_used
+    assert back == tuple(bytes(p) for p in start.piles)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_children_match_the_python_search(game_id: str) -> None:
+    for pos in random_positions(game_id, deals=5, steps=80, seed=23):
+        info = knowledge(pos)
+        last = None
+        if pos.history:
+            raw, ops = pos.history[-1]
+            last = (raw, len(ops))
+        expected = info.children(pos, last)
+        got = core.children(pos, last)
+        assert [step for step, _ in got] == expected, game_id
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_keys_are_equal_exactly_when_the_python_keys_are(game_id: str) -> None:
+    info_keys: dict[bytes, tuple[int, int]] = {}
+    c_keys: dict[tuple[int, int], bytes] = {}
+    for pos in random_positions(game_id, deals=4, steps=60, seed=31):
+        for m in pos.raw_moves():
+            _, _, _, ck = core.play(pos, [m])
+            pos.push_raw(m)
+            pk = knowledge(pos).key(pos)
+            pos.pop()
+            assert info_keys.setdefault(pk, ck) == ck, "one Python key, two C keys"
+            assert c_keys.setdefault(ck, pk) == pk, "one C key, two Python keys"
+    assert len(info_keys) > 20
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_same_search_on_a_budget_of_positions(game_id: str) -> None:
+    """With a budget in positions (no clock), both searches visit the same positions."""
+    for number in (1, 2):
+        pos = Position.deal(get_game(game_id), number)
+        for best_line in (False, True):
+            status, line, states = core.solve_raw(pos, None, 1_500, best_line)
+            ref = py_solve(pos, time_limit=None, max_states=1_500, best_line=best_line,
+                           engine="python")
+            assert (status, states) == (ref.status, ref.states), (game_id, number)
+            assert line == ref.raw_line, (game_id, number)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_is_stuck_matches(game_id: str) -> None:
+    from reussite.solver.search import is_stuck
+
+    for pos in random_positions(game_id, deals=4, steps=150, seed=47):
+        assert core.is_stuck_raw(pos, 300) == is_stuck(pos, max_states=300, engine="python")
