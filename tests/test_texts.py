@@ -8,6 +8,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from jinja2 import TemplateRuntimeError
 
 import reussite.web.texts
 from reussite.games import CATALOGUE, UnknownGameError, get_game
@@ -15,6 +16,8 @@ from reussite.rules import Build, FoundationTakes, GameRules, Space
 from reussite.web.texts import (
     LANGUAGES,
     SECTION_TITLES,
+    _environment,
+    _source,
     has_text,
     rules_html,
     sections_for,
@@ -113,6 +116,61 @@ def test_a_missing_language_falls_back_to_english() -> None:
 def test_an_unknown_game_is_a_clear_error() -> None:
     with pytest.raises(UnknownGameError, match="Unknown game 'chess'.*astrocyte"):
         rules_html("chess", "en")
+
+
+# ---------------------------------------------------------------------------- families of variants
+
+FAMILIES = {"spider": ["spider", "spider-2-suits", "spider-1-suit"],
+            "klondike": ["klondike", "klondike-draw-3"]}
+EXTENDS = re.compile(r'\{% extends "families/([a-z-]+)\.([a-z]+)\.html" %\}')
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_variants_share_their_family_text_and_write_only_their_differences(
+    family: str, lang: str
+) -> None:
+    """Each variant's file extends the family text in its own language and holds no section
+    of its own: a rule written in the family text is written once for every variant."""
+    for game_id in FAMILIES[family]:
+        own = _source(f"{game_id}.{lang}.html")
+        assert own is not None
+        match = EXTENDS.match(own)
+        assert match is not None and match.groups() == (family, lang), own[:80]
+        assert "<h2>" not in own
+        assert len(own) < len(rules_html(game_id, lang)) / 2
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_a_family_text_alone_is_refused_its_variant_parts_are_required(
+    family: str, lang: str
+) -> None:
+    with pytest.raises(TemplateRuntimeError, match="Required block"):
+        _environment().get_template(f"families/{family}.{lang}.html").render()
+
+
+@pytest.mark.parametrize(("game_id", "lang"), CASES)
+def test_no_template_syntax_reaches_a_page(game_id: str, lang: str) -> None:
+    html = rules_html(game_id, lang)
+    assert not re.search(r"\{[{%#]|[}%#]\}", html)
+
+
+def test_a_family_text_is_not_a_game() -> None:
+    with pytest.raises(UnknownGameError):
+        rules_html("families/spider", "en")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_klondike_variants_say_their_own_draw(lang: str) -> None:
+    """The draw-3 page has its own intro, stock paragraph and one more tip; the rest is the
+    family's, word for word."""
+    one, three = (parse(g, lang) for g in ("klondike", "klondike-draw-3"))
+    assert one.titles == three.titles
+    differing = [i for i, (a, b) in enumerate(zip(one.texts, three.texts, strict=True))
+                 if a != b]
+    keys = ["intro", *sections_for(get_game("klondike"))]
+    assert [keys[i] for i in differing] == ["intro", "stock_waste", "tips"]
 
 
 # ------------------------------------------------------------------------------ well-formed HTML

@@ -47,6 +47,22 @@ class Table:
             " {credentials: 'same-origin'}).then(r => r.json())")
         return view
 
+    def play_through_api(self, moves: list[Move]) -> None:
+        """Play moves through the API with the page's cookie, as a quick way to set a game up
+        (the page does not draw them: open the game again to see it)."""
+        self.page.evaluate("""async (moves) => {
+            const game = document.querySelector('#game');
+            let version = Number(game.dataset.version);
+            for (const move of moves) {
+                const r = await fetch(`/api/games/${game.dataset.gameUid}/moves`, {
+                    method: 'POST', credentials: 'same-origin',
+                    headers: {'Content-Type': 'application/json', Accept: 'application/json'},
+                    body: JSON.stringify({move, version})});
+                if (!r.ok) throw new Error(`${r.status} ${await r.text()}`);
+                version = (await r.json()).version;
+            }
+        }""", moves)
+
     def wait_version(self, version: int) -> None:
         self.page.wait_for_function(
             f"() => Number(document.querySelector('#game').dataset.version) >= {version}")

@@ -6,7 +6,7 @@
 import { api, ApiError } from "./api.js";
 import { cardElement, cardName, rankOf } from "./cards.js";
 import { animate, snapshot, springBack as glideBack } from "./animate.js";
-import { fanTops, tableMetrics } from "./layout.js";
+import { drawOrder, fanTops, tableMetrics } from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
 
 const FALLBACK = {
@@ -89,7 +89,8 @@ function pileLabel(pile) {
   if (!cards.length) return `${name}: ${t("empty")}`;
   if (kind === "stock") return `${name}: ${cards.length}`;
   const down = cards.filter((c) => !c.up).length;
-  const ups = cards.filter((c) => c.up).map(cardLabel);
+  // As drawn: a foundation holding a whole suit shows (and names) its King on top.
+  const ups = drawOrder(kind, cards).map((i) => cards[i]).filter((c) => c.up).map(cardLabel);
   const shown = kind === "tableau" || (kind === "reserve" && fansReserves()) ? ups : ups.slice(-1);
   const parts = [];
   if (down) parts.push(`${down} × ${t("face_down")}`);
@@ -325,9 +326,10 @@ function drawPile(pile, cards) {
   // Squared piles only show their top cards: the rest cannot be seen anyway.
   const keep = el.classList.contains("fanned") ? cards.length
     : kind === "waste" ? 3 : 2;
-  const first = Math.max(0, cards.length - keep);
   const frag = document.createDocumentFragment();
-  for (let i = first; i < cards.length; i++) {
+  // Each card keeps its index in the view (the animations find it by that), whatever the
+  // order it is drawn in (drawOrder: a whole suit on a foundation shows its King).
+  for (const i of drawOrder(kind, cards).slice(-keep)) {
     const c = cardElement(cards[i], cardLabel(cards[i]),
       { compact: state.compact, fourColours: settings.fourColours });
     c.dataset.index = String(i);
@@ -619,11 +621,11 @@ function clearMarks() {
   if (state.held) showHeld();
 }
 
+/** The elements of the top `count` cards of a pile, as drawn. */
 function cardsOf(pile, count) {
   const el = pileEls.get(pile);
-  const len = state.view.piles[pile].length;
-  return [...el.querySelectorAll(":scope > .card")].filter((c) => Number(c.dataset.index)
-    >= len - count);
+  const top = new Set(drawOrder(kindOf(pile), state.view.piles[pile]).slice(-count).map(String));
+  return [...el.querySelectorAll(":scope > .card")].filter((c) => top.has(c.dataset.index));
 }
 
 function showSelection() {

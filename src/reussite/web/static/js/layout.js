@@ -1,4 +1,5 @@
-// Sizing the table to the screen: pure functions of pile counts and screen measures.
+// Sizing the table to the screen, and the order a pile is drawn in: pure functions of pile
+// counts, screen measures and a pile's cards.
 
 const GAP_RATIO = 0.09; // gap / card width
 const MAX_CARD = 118;
@@ -52,4 +53,19 @@ export function fanTops(ups, ch, avail, compact) {
     y += s * f;
   }
   return { tops, height: Math.round(y + ch) };
+}
+
+/**
+ * The order a pile's cards are drawn in, bottom to top, as indices into the view's list of
+ * the pile (which runs from its bottom card to its top card). A foundation holding a suit
+ * moved there whole (Spider, Astrocyte: the engine keeps the run as it lay in the tableau,
+ * King at the bottom, Ace on top) is drawn the other way up, so that its King shows, as
+ * players expect. Every other pile is drawn as listed (the other games' foundations are
+ * built up from an Ace).
+ */
+export function drawOrder(kind, cards) {
+  const order = cards.map((_, i) => i);
+  const bottom = cards[0];
+  const wholeSuit = kind === "foundation" && bottom?.up && bottom.card?.[0] === "K";
+  return wholeSuit ? order.reverse() : order;
 }
