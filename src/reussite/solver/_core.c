@@ -50,7 +50,7 @@ typedef struct {
     int copies[64];
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
-    int waste_safe, unlimited;
+    int waste_safe, unlimited, stock_cycle, reserve_only, packs;
 } Spec;
 
 typedef struct { int8_t s, d; int16_t n; } Move;
@@ -435,10 +435,25 @@ static inline void addk(Key *k, uint64_t x1, uint64_t x2, uint64_t salt) {
     k->b += mix2(x2 + salt * 0xD1B54A32D192ED03ULL);
 }
 
-static Key pos_key(const Pos *p) {
+static Key pos_key_cut(const Pos *p, int cycle) {
     const Spec *sp = p->sp;
     Key k = {0, 0};
-    if (sp->stock_reformed) {
+    if (sp->stock_cycle && cycle) {
+        /* the cycle of stock and waste cards in dealing order, from its lowest card */
+        uint8_t seq[2 * MAXL];
+        int n = 0, lo = 0;
+        for (int i = p->len[0] - 1; i >= 0; i--) seq[n++] = p->c[0][i] & 63;
+        for (int i = 0; i < p->len[sp->waste]; i++) seq[n++] = p->c[sp->waste][i] & 63;
+        for (int i = 1; i < n; i++)
+            if (seq[i] < seq[lo]) lo = i;
+        uint64_t a = 0, b = 0;
+        for (int i = 0; i < n; i++) {
+            uint8_t c = seq[(lo + i) % n];
+            a += Z1[i][c];
+            b += Z2[i][c];
+        }
+        addk(&k, a, b, 1007);
+    } else if (sp->stock_reformed) {
         addk(&k, p->h1[0], p->h2[0], 1001);
         if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
         if (sp->limited_redeals) addk(&k, (uint64_t)p->redeals_used, (uint64_t)p->redeals_used, 1003);
@@ -453,6 +468,8 @@ static Key pos_key(const Pos *p) {
     k.a |= 1; /* never the empty slot */
     return k;
 }
+
+static inline Key pos_key(const Pos *p) { return pos_key_cut(p, 1); }
 
 typedef struct {
     Key *slots;
@@ -511,6 +528,23 @@ static int home_count(const Pos *p, int v) {
     for (int f = p->sp->f0; f < p->sp->f0 + p->sp->nf; f++)
         if (p->len[f] && SUIT(p->c[f][0]) == s && p->len[f] >= r) n++;
     return n;
+}
+
+/* search.py is_safe_any_suit */
+static int is_safe_any_suit(const Pos *p, int src) {
+    const Spec *sp = p->sp;
+    int c = top(p, src), r = RANK(c);
+    if (sp->redeal == R_GATHER && (sp->redeals < 0 || p->redeals_used < sp->redeals)) return 0;
+    if (sp->skip_empty && p->len[0] && p->len[src] < 2) return 0;
+    int slots = 0, home = 0;
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++) {
+        int h = p->len[f];
+        if (h == r - 1) slots++;
+        else if (h >= r) home++;
+    }
+    int total = 0;
+    for (int s = 0; s < 4; s++) total += sp->copies[r * 4 + s];
+    return slots >= total - home;
 }
 
 static int is_safe(const Pos *p, int c) {
@@ -577,6 +611,7 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
         if (sp->safe_foundation && (sk == K_TABLEAU || sk == K_CELL || (sk == K_WASTE && sp->waste_safe))
             && is_safe(p, top(p, src)))
             return SAFE;
+        if (sp->reserve_only && sk == K_RESERVE && is_safe_any_suit(p, src)) return SAFE;
         return 100;
     }
     if (dk == K_CELL && (sk == K_CELL || dst != first_cell)) return INT32_MIN;
@@ -1004,7 +1039,7 @@ static int stuck(Pos *p, long long max_states) {
     int depth0 = p->nmoves;
     Table t;
     if (table_init(&t, 1 << 10, (size_t)1 << 30)) { free(buf); return -1; }
-    table_add(&t, pos_key(p));
+    table_add(&t, pos_key_cut(p, 0));
     long long seen = 1;
     /* a stack of move lists: arena of moves with per-level start/count/index */
     Move *arena = NULL;
@@ -1043,7 +1078,7 @@ static int stuck(Pos *p, long long max_states) {
                 changed = 1;
         }
         if (changed) { result = 0; goto end; }
-        int added = table_add(&t, pos_key(p));
+        int added = table_add(&t, pos_key_cut(p, 0));
         if (added == 0) { pop_move(p); continue; }
         if (added < 0) { result = 0; goto end; }
         seen++;
@@ -1106,6 +1141,9 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->safe_foundation = sp->ftakes == F_IN_SUIT;
     sp->waste_safe = sp->action == A_DRAW_WASTE && sp->draw == 1;
     sp->unlimited = sp->redeals < 0;
+    sp->packs = sp->total / 52;
+    sp->stock_cycle = sp->action == A_DRAW_WASTE && sp->draw == 1 && sp->unlimited && sp->packs == 1;
+    sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
     return 0;
 }
 
