@@ -150,3 +150,46 @@ def test_leap_year_with_a_deal_left_is_no_clear_end() -> None:
 def test_spider_with_every_pile_stuck_but_a_deal_left_is_no_clear_end() -> None:
     pos = Position.deal(get_game("spider"), 1)
     assert pos.piles[0] and not is_stuck(pos)
+
+
+def leap_year_children(reserves: list[list[str]], stock: list[str]) -> list[object]:
+    pos = leap_year_position(reserves + [[]] * (8 - len(reserves)), stock)
+    return knowledge(pos).children(pos, None)  # type: ignore[return-value]
+
+
+def test_safe_any_suit_move_a_two_goes_home_alone() -> None:
+    # Leap Year starts with all 16 Aces home: a 2 can never lack a place, so it goes first
+    # and alone (its pile keeps a card, so later deals fall as they would have).
+    pos = leap_year_position([["9C", "2S"], ["3H"], ["KD"]] + [[]] * 5, ["5D"] * 8)
+    kids = knowledge(pos).children(pos, None)
+    lay = pos.layout
+    assert len(kids) == 1
+    (src, dst, n), = kids[0]
+    assert src == lay.reserves[0] and dst in lay.foundations and n == 1
+
+
+def test_safe_any_suit_move_not_when_it_would_empty_a_pile_the_stock_still_deals_onto() -> None:
+    kids = leap_year_children([["2S"], ["3H"], ["KD"]], ["5D"] * 8)
+    assert len(kids) > 1
+
+
+def test_safe_any_suit_move_not_when_cards_of_its_rank_compete() -> None:
+    # A 3 while 2s are still out: the foundations waiting for a 3 are fewer than the 3s not
+    # home, so playing this one may take the place another 3 needs.
+    pos = leap_year_position([["9C", "3S"], ["4H"], ["KD"]] + [[]] * 5, ["5D"] * 8)
+    f = pos.layout.foundations
+    pos.piles[f[0]].append(parse_card("2H") | UP)
+    kids = knowledge(pos).children(pos, None)
+    assert len(kids) > 1
+
+
+def test_draw_one_klondike_keys_its_stock_as_a_cycle() -> None:
+    # Clicks alone reach every cut of the stock-and-waste cycle: the key ignores the cut.
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "2C"]},
+                            ["4H", "5D", "7S", "KD"])
+    info = knowledge(pos)
+    key = info.key(pos)
+    pos.push_raw((-1, -1, 0))
+    pos.push_raw((-1, -1, 0))
+    assert info.key(pos) == key
+    assert info.key(pos, cycle=False) != key  # the clear-end test follows single clicks

@@ -114,7 +114,8 @@ def test_the_same_search_on_a_budget_of_positions(game_id: str) -> None:
     for number in (1, 2):
         pos = Position.deal(get_game(game_id), number)
         for best_line in (False, True):
-            status, line, states = core.solve_raw(pos, None, 1_500, best_line)
+            status, line, states = core.solve_raw(pos, None, 1_500, best_line,
+                                                 beam=False)
             ref = py_solve(pos, time_limit=None, max_states=1_500, best_line=best_line,
                            engine="python")
             assert (status, states) == (ref.status, ref.states), (game_id, number)
@@ -127,3 +128,22 @@ def test_is_stuck_matches(game_id: str) -> None:
 
     for pos in random_positions(game_id, deals=4, steps=150, seed=47):
         assert core.is_stuck_raw(pos, 300) == is_stuck(pos, max_states=300, engine="python")
+
+
+def test_the_beam_finds_a_win_that_replays() -> None:
+    """Spider (2 suits) deal 2: the beam (before the exact search) finds a win on a budget of
+    positions; the engine replays the line to a won position."""
+    pos = Position.deal(get_game("spider-2-suits"), 2)
+    status, line, _ = core.solve_raw(pos, None, 3_000_000, False)
+    assert status == "won"
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()
+
+
+def test_the_beam_never_answers_lost_on_its_own() -> None:
+    """The beam proves nothing: on a small budget the answer is unknown, not lost."""
+    pos = Position.deal(get_game("spider"), 1)
+    status, line, states = core.solve_raw(pos, None, 5_000, False)
+    assert status == "unknown" and line == [] and states >= 5_000

@@ -50,7 +50,7 @@ typedef struct {
     int copies[64];
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
-    int waste_safe, unlimited;
+    int waste_safe, unlimited, stock_cycle, reserve_only, packs;
 } Spec;
 
 typedef struct { int8_t s, d; int16_t n; } Move;
@@ -435,10 +435,33 @@ static inline void addk(Key *k, uint64_t x1, uint64_t x2, uint64_t salt) {
     k->b += mix2(x2 + salt * 0xD1B54A32D192ED03ULL);
 }
 
-static Key pos_key(const Pos *p) {
+static void free_pos_struct(Pos *p) {
+    if (!p) return;
+    free(p->ops);
+    free(p->mstart);
+    free(p->mraw);
+    free(p);
+}
+
+static Key pos_key_cut(const Pos *p, int cycle) {
     const Spec *sp = p->sp;
     Key k = {0, 0};
-    if (sp->stock_reformed) {
+    if (sp->stock_cycle && cycle) {
+        /* the cycle of stock and waste cards in dealing order, from its lowest card */
+        uint8_t seq[2 * MAXL];
+        int n = 0, lo = 0;
+        for (int i = p->len[0] - 1; i >= 0; i--) seq[n++] = p->c[0][i] & 63;
+        for (int i = 0; i < p->len[sp->waste]; i++) seq[n++] = p->c[sp->waste][i] & 63;
+        for (int i = 1; i < n; i++)
+            if (seq[i] < seq[lo]) lo = i;
+        uint64_t a = 0, b = 0;
+        for (int i = 0; i < n; i++) {
+            uint8_t c = seq[(lo + i) % n];
+            a += Z1[i][c];
+            b += Z2[i][c];
+        }
+        addk(&k, a, b, 1007);
+    } else if (sp->stock_reformed) {
         addk(&k, p->h1[0], p->h2[0], 1001);
         if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
         if (sp->limited_redeals) addk(&k, (uint64_t)p->redeals_used, (uint64_t)p->redeals_used, 1003);
@@ -453,6 +476,8 @@ static Key pos_key(const Pos *p) {
     k.a |= 1; /* never the empty slot */
     return k;
 }
+
+static inline Key pos_key(const Pos *p) { return pos_key_cut(p, 1); }
 
 typedef struct {
     Key *slots;
@@ -511,6 +536,23 @@ static int home_count(const Pos *p, int v) {
     for (int f = p->sp->f0; f < p->sp->f0 + p->sp->nf; f++)
         if (p->len[f] && SUIT(p->c[f][0]) == s && p->len[f] >= r) n++;
     return n;
+}
+
+/* search.py is_safe_any_suit */
+static int is_safe_any_suit(const Pos *p, int src) {
+    const Spec *sp = p->sp;
+    int c = top(p, src), r = RANK(c);
+    if (sp->redeal == R_GATHER && (sp->redeals < 0 || p->redeals_used < sp->redeals)) return 0;
+    if (sp->skip_empty && p->len[0] && p->len[src] < 2) return 0;
+    int slots = 0, home = 0;
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++) {
+        int h = p->len[f];
+        if (h == r - 1) slots++;
+        else if (h >= r) home++;
+    }
+    int total = 0;
+    for (int s = 0; s < 4; s++) total += sp->copies[r * 4 + s];
+    return slots >= total - home;
 }
 
 static int is_safe(const Pos *p, int c) {
@@ -577,6 +619,7 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
         if (sp->safe_foundation && (sk == K_TABLEAU || sk == K_CELL || (sk == K_WASTE && sp->waste_safe))
             && is_safe(p, top(p, src)))
             return SAFE;
+        if (sp->reserve_only && sk == K_RESERVE && is_safe_any_suit(p, src)) return SAFE;
         return 100;
     }
     if (dk == K_CELL && (sk == K_CELL || dst != first_cell)) return INT32_MIN;
@@ -716,7 +759,30 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     return 0;
 }
 
-/* ------------------------------------------------------------------ the search */
+/* ------------------------------------------------------------------ the beam's evaluation */
+
+/* How promising a position of a tableau game looks, for the beam: cards home (a completed
+   suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
+   the face-up cards are ordered (a same-suit link counts more than a link of any suit). */
+static int evaluate(const Pos *p) {
+    const Spec *sp = p->sp;
+    int e = 6 * p->fcards;
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
+        int n = p->len[i];
+        const uint8_t *c = p->c[i];
+        if (!n) { e += 8; continue; }
+        for (int k = 0; k < n; k++) {
+            if (!(c[k] & UPF)) { e -= 5; continue; }
+            if (k == 0 || !(c[k - 1] & UPF)) continue;
+            int lower = c[k - 1], upper = c[k];
+            if (RANK(lower) == RANK(upper) + 1) e += SUIT(lower) == SUIT(upper) ? 2 : 1;
+            else e -= 1;
+        }
+    }
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++)
+        if (p->len[i]) e -= 2;
+    return e;
+}
 
 typedef struct {
     double deadline; /* < 0: none */
@@ -733,6 +799,8 @@ static int spent(const Budget *b, long long states) {
     if (b->max_states >= 0 && states >= b->max_states) return 1;
     return b->deadline >= 0 && now() >= b->deadline;
 }
+
+/* ------------------------------------------------------------------ the search */
 
 /* search.py _progress: cards turned up by the player's moves, cards sent home (x2), over the
    moves played from move index `from` on. */
@@ -805,6 +873,7 @@ typedef struct {
     Move *buf;
     Line best;      /* best line of the current round (raw moves) */
     int err;
+    int beam;       /* 1: a beam search for a win first (tableau games dealt onto) */
 } Ctx;
 
 /* Moves played along the current path, from the root's history length. */
@@ -820,6 +889,359 @@ static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
     kids->n = fr->kid0;
     for (int q = 0; q < fr->steps; q++) pop_move(p);
     fs->n--;
+}
+
+/* ------------------------------------------------------------------ the beam (a win finder) */
+
+/* Where the stock deals onto the tableau (Spider, Astrocyte...), a depth-first search tends to
+   sink into the rearrangements of one early deal. Before it, a beam search looks for a win:
+   the game is cut into stages at the deals; from each of `width` seed positions of a stage, a
+   bounded depth-first search (no deal) visits up to `reach` new positions, and the `width` best
+   positions where a deal is allowed (by evaluate) are dealt onto and seed the next stage. After
+   the last deal the stage searches for a win. It proves nothing: it answers won (with a line
+   that the engine replays) or nothing, and the exact search then runs on what budget is left.
+   Each try doubles the width and the reach. */
+
+typedef struct {
+    int score;
+    Key key;
+    uint8_t *snap;
+    int snaplen;
+    Move *line;
+    int linelen;
+} Cand;
+
+static int snap_size(const Pos *p) {
+    int n = 1;
+    for (int i = 0; i < p->sp->npiles; i++) n += 1 + p->len[i];
+    return n;
+}
+
+static void snap_write(const Pos *p, uint8_t *b) {
+    int k = 0;
+    b[k++] = (uint8_t)p->redeals_used;
+    for (int i = 0; i < p->sp->npiles; i++) {
+        b[k++] = (uint8_t)p->len[i];
+        memcpy(b + k, p->c[i], (size_t)p->len[i]);
+        k += p->len[i];
+    }
+}
+
+static void snap_read(Pos *p, const uint8_t *b) {
+    const Spec *sp = p->sp;
+    int k = 0;
+    p->nmoves = p->nops = 0;
+    p->redeals_used = b[k++];
+    p->fcards = 0;
+    for (int i = 0; i < sp->npiles; i++) {
+        int n = b[k++];
+        p->len[i] = 0;
+        p->h1[i] = p->h2[i] = 0;
+        for (int q = 0; q < n; q++) put(p, i, b[k++]);
+        if (sp->kind[i] == K_FOUNDATION) p->fcards += n;
+    }
+}
+
+typedef struct {
+    Cand *v;
+    int n, width, worst;
+} Beam;
+
+static void cand_free(Cand *c) { free(c->snap); free(c->line); c->snap = NULL; c->line = NULL; }
+
+static void beam_clear(Beam *b) {
+    for (int i = 0; i < b->n; i++) cand_free(&b->v[i]);
+    b->n = 0;
+    b->worst = 0;
+}
+
+/* Offers the current position (reached by the given line) to the beam: it keeps the `width`
+   best, without duplicates. */
+static int beam_offer(Beam *b, Pos *p, int score, Key k, const Move *line, int nline) {
+    if (b->n == b->width && score <= b->v[b->worst].score) return 0;
+    for (int i = 0; i < b->n; i++)
+        if (b->v[i].key.a == k.a && b->v[i].key.b == k.b) return 0;
+    Cand *c;
+    if (b->n < b->width) c = &b->v[b->n++];
+    else { c = &b->v[b->worst]; cand_free(c); }
+    c->score = score;
+    c->key = k;
+    c->snaplen = snap_size(p);
+    c->snap = malloc((size_t)c->snaplen);
+    c->linelen = nline;
+    c->line = malloc(sizeof(Move) * (size_t)(nline + 1));
+    if (!c->snap || !c->line) return -1;
+    snap_write(p, c->snap);
+    if (nline) memcpy(c->line, line, sizeof(Move) * (size_t)nline);
+    b->worst = 0;
+    for (int i = 1; i < b->n; i++)
+        if (b->v[i].score < b->v[b->worst].score) b->worst = i;
+    return 0;
+}
+
+/* A stage: a best-first search from the seeds (no deal), up to `reach` new positions; every
+   position where a deal is allowed is offered to the next stage's beam. Nodes keep their
+   position (a snapshot) and their parent, so a line is read back from any of them. */
+
+typedef struct {
+    int parent;       /* node index, or -1 for a seed */
+    int seed;         /* index of its seed in the stage's beam */
+    Move m;
+    int score;
+    size_t snap;      /* offset in the snapshot store */
+} Node;
+
+typedef struct {
+    Node *v;
+    int n, cap;
+    uint8_t *store;
+    size_t used, scap;
+    int *heap;
+    int hn, hcap;
+} Stage;
+
+static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score) {
+    if (st->n >= st->cap) {
+        int cap = st->cap ? st->cap * 2 : 4096;
+        Node *v = realloc(st->v, sizeof(Node) * (size_t)cap);
+        if (!v) return -1;
+        st->v = v;
+        st->cap = cap;
+    }
+    size_t need = (size_t)snap_size(p);
+    if (st->used + need > st->scap) {
+        size_t cap = st->scap ? st->scap * 2 : (size_t)1 << 20;
+        while (cap < st->used + need) cap *= 2;
+        uint8_t *b = realloc(st->store, cap);
+        if (!b) return -1;
+        st->store = b;
+        st->scap = cap;
+    }
+    Node *nd = &st->v[st->n];
+    nd->parent = parent;
+    nd->seed = seed;
+    nd->m = m;
+    nd->score = score;
+    nd->snap = st->used;
+    snap_write(p, st->store + st->used);
+    st->used += need;
+    return st->n++;
+}
+
+static inline int heap_better(const Stage *st, int a, int b) {
+    return st->v[a].score > st->v[b].score || (st->v[a].score == st->v[b].score && a > b);
+}
+
+static int heap_push(Stage *st, int node) {
+    if (st->hn >= st->hcap) {
+        int cap = st->hcap ? st->hcap * 2 : 4096;
+        int *h = realloc(st->heap, sizeof(int) * (size_t)cap);
+        if (!h) return -1;
+        st->heap = h;
+        st->hcap = cap;
+    }
+    int i = st->hn++;
+    st->heap[i] = node;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (!heap_better(st, st->heap[i], st->heap[up])) break;
+        int t = st->heap[i]; st->heap[i] = st->heap[up]; st->heap[up] = t;
+        i = up;
+    }
+    return 0;
+}
+
+static int heap_pop(Stage *st) {
+    int top = st->heap[0];
+    st->heap[0] = st->heap[--st->hn];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, b = i;
+        if (l < st->hn && heap_better(st, st->heap[l], st->heap[b])) b = l;
+        if (r < st->hn && heap_better(st, st->heap[r], st->heap[b])) b = r;
+        if (b == i) break;
+        int t = st->heap[i]; st->heap[i] = st->heap[b]; st->heap[b] = t;
+        i = b;
+    }
+    return top;
+}
+
+/* The whole line to a node (plus `extra` when have_extra): its seed's line, then the moves. */
+static int node_line(const Stage *st, const Beam *cur, int nd, Line *path, Line *out,
+                     int have_extra, Move extra) {
+    path->n = 0;
+    if (have_extra && line_add(path, extra)) return -1;
+    for (int k = nd; st->v[k].parent >= 0; k = st->v[k].parent)
+        if (line_add(path, st->v[k].m)) return -1;
+    const Cand *seed = &cur->v[st->v[nd].seed];
+    out->n = 0;
+    for (int q = 0; q < seed->linelen; q++)
+        if (line_add(out, seed->line[q])) return -1;
+    for (int q = path->n - 1; q >= 0; q--)
+        if (line_add(out, path->v[q])) return -1;
+    return 0;
+}
+
+/* One stage from the seeds in cur. 1: won (line in *won), 0: done, -1: error. */
+static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *states,
+                      Beam *next, Line *won, const Budget *bud) {
+    Stage st;
+    memset(&st, 0, sizeof st);
+    int result = 0;
+    Line path = {0}, full = {0};
+    long long visited = 0;
+    for (int i = 0; i < cur->n; i++) {
+        snap_read(p, cur->v[i].snap);
+        table_add(&cx->table, pos_key(p));
+        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
+        if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
+        if (stock_allowed(p) && beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line,
+                                           cur->v[i].linelen)) { result = -1; goto end; }
+    }
+    while (st.hn && visited < reach) {
+        int nd = heap_pop(&st);
+        snap_read(p, st.store + st.v[nd].snap);
+        Last last = {0, {0, 0, 0}, 0};  /* no reversal rule here: the table stops loops */
+        cx->kids.n = 0;
+        if (children(p, &last, &cx->kids, cx->buf)) { result = -1; goto end; }
+        int nk = cx->kids.n;
+        for (int c = 0; c < nk; c++) {
+            Move m = cx->kids.v[c].m;
+            if (m.s < 0) continue; /* the deal ends the stage */
+            if (push_move(p, m)) { result = -1; goto end; }
+            if (!p->len[0] && is_won(p)) {
+                if (node_line(&st, cur, nd, &path, won, 1, m)) result = -1;
+                else result = 1;
+                goto end;
+            }
+            int added = table_add(&cx->table, pos_key(p));
+            if (added > 0) {
+                visited++;
+                (*states)++;
+                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
+                if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
+                if (stock_allowed(p) && (next->n < next->width ||
+                                         st.v[child].score > next->v[next->worst].score)) {
+                    if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}) ||
+                        beam_offer(next, p, st.v[child].score, pos_key(p), full.v, full.n)) {
+                        result = -1;
+                        goto end;
+                    }
+                }
+            }
+            pop_move(p);
+            if (added < 0) goto end;
+        }
+        if (spent(bud, *states)) break;
+    }
+end:
+    free(st.v);
+    free(st.store);
+    free(st.heap);
+    free(path.v);
+    free(full.v);
+    return result;
+}
+
+static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
+                        int best_line, int *cut, Line *won_line);
+
+/* After the last deal: the exact search from each seed, on an equal share of the reach. */
+static int beam_last(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *states, Line *won,
+                     const Budget *bud) {
+    Line line = {0};
+    for (int i = 0; i < cur->n; i++) {
+        snap_read(p, cur->v[i].snap);
+        Budget b = {bud->deadline, *states + reach / cur->n};
+        if (bud->max_states >= 0 && bud->max_states < b.max_states) b.max_states = bud->max_states;
+        int cut = 0;
+        int r = search_round(p, cx, &b, states, -1, 0, &cut, &line);
+        if (cx->err) { free(line.v); return -1; }
+        if (r == ST_WON) {
+            won->n = 0;
+            for (int q = 0; q < cur->v[i].linelen; q++) line_add(won, cur->v[i].line[q]);
+            for (int q = 0; q < line.n; q++) line_add(won, line.v[q]);
+            free(line.v);
+            return 1;
+        }
+        if (spent(bud, *states)) break;
+    }
+    free(line.v);
+    return 0;
+}
+
+/* One try of the beam with the given width and reach. 1: won, 0: no win found, -1: error. */
+static int beam_try(Pos *root, Ctx *cx, int width, long long reach, const Budget *bud,
+                    long long *states, Line *won) {
+    const Spec *sp = root->sp;
+    Pos *p = calloc(1, sizeof(Pos));
+    Beam cur = {calloc((size_t)width, sizeof(Cand)), 0, width, 0};
+    Beam next = {calloc((size_t)width, sizeof(Cand)), 0, width, 0};
+    int result = 0;
+    if (!p || !cur.v || !next.v) { result = -1; goto end; }
+    p->sp = sp;
+    cur.v[0].snaplen = snap_size(root);
+    cur.v[0].snap = malloc((size_t)cur.v[0].snaplen);
+    cur.v[0].line = malloc(sizeof(Move));
+    if (!cur.v[0].snap || !cur.v[0].line) { result = -1; goto end; }
+    snap_write(root, cur.v[0].snap);
+    cur.v[0].linelen = 0;
+    cur.n = 1;
+    while (cur.n && result == 0) {
+        table_clear(&cx->table);
+        snap_read(p, cur.v[0].snap);
+        if (!p->len[0]) {
+            result = beam_last(p, cx, &cur, reach, states, won, bud);
+            break;
+        }
+        result = beam_stage(p, cx, &cur, reach, states, &next, won, bud);
+        if (result || spent(bud, *states)) break;
+        /* deal onto the best positions: the next stage's seeds */
+        beam_clear(&cur);
+        for (int i = 0; i < next.n; i++) {
+            Cand *c = &next.v[i];
+            snap_read(p, c->snap);
+            if (!p->len[0] || push_move(p, (Move){-1, -1, 0})) continue;
+            if (!p->len[0] && is_won(p)) {
+                won->n = 0;
+                for (int q = 0; q < c->linelen; q++) line_add(won, c->line[q]);
+                line_add(won, (Move){-1, -1, 0});
+                result = 1;
+                break;
+            }
+            Cand *d = &cur.v[cur.n++];
+            d->score = c->score;
+            d->snaplen = snap_size(p);
+            d->snap = malloc((size_t)d->snaplen);
+            d->line = malloc(sizeof(Move) * (size_t)(c->linelen + 1));
+            if (!d->snap || !d->line) { result = -1; break; }
+            snap_write(p, d->snap);
+            memcpy(d->line, c->line, sizeof(Move) * (size_t)c->linelen);
+            d->line[c->linelen] = (Move){-1, -1, 0};
+            d->linelen = c->linelen + 1;
+        }
+        beam_clear(&next);
+    }
+end:
+    if (cur.v) beam_clear(&cur);
+    if (next.v) beam_clear(&next);
+    free(cur.v);
+    free(next.v);
+    free_pos_struct(p);
+    return result;
+}
+
+/* Beam tries of growing width and reach until a win or the budget's end. */
+static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
+    int width = 8;
+    long long reach = 8000;
+    while (!spent(bud, *states)) {
+        int r = beam_try(root, cx, width, reach, bud, states, won);
+        if (r) return r;
+        if (width < 4096) width *= 2;
+        reach *= 4;
+    }
+    return 0;
 }
 
 /* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
@@ -938,11 +1360,12 @@ typedef struct {
 } Result;
 
 static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
-                     size_t max_table, Result *res) {
+                     size_t max_table, int ordering, Result *res) {
     const Spec *sp = p->sp;
     double start = now();
     Ctx cx;
     memset(&cx, 0, sizeof cx);
+    cx.beam = ordering && sp->deals_to_tableau && sp->nt > 0;
     res->states = 0;
     res->line.n = 0;
     if (is_won(p)) { res->status = ST_WON; return 0; }
@@ -954,6 +1377,13 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
+    if (cx.beam) {
+        int r = beam_search(p, &cx, &first, &total, &won);
+        if (r < 0) cx.err = 1;
+        if (r > 0) { status = ST_WON; goto done; }
+        first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
+        if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
+    }
     int nrounds = sp->deals_to_piles ? 2 : 1;
     for (int r = 0; r < nrounds && !cx.err; r++) {
         const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
@@ -1004,7 +1434,7 @@ static int stuck(Pos *p, long long max_states) {
     int depth0 = p->nmoves;
     Table t;
     if (table_init(&t, 1 << 10, (size_t)1 << 30)) { free(buf); return -1; }
-    table_add(&t, pos_key(p));
+    table_add(&t, pos_key_cut(p, 0));
     long long seen = 1;
     /* a stack of move lists: arena of moves with per-level start/count/index */
     Move *arena = NULL;
@@ -1043,7 +1473,7 @@ static int stuck(Pos *p, long long max_states) {
                 changed = 1;
         }
         if (changed) { result = 0; goto end; }
-        int added = table_add(&t, pos_key(p));
+        int added = table_add(&t, pos_key_cut(p, 0));
         if (added == 0) { pop_move(p); continue; }
         if (added < 0) { result = 0; goto end; }
         seen++;
@@ -1106,6 +1536,9 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->safe_foundation = sp->ftakes == F_IN_SUIT;
     sp->waste_safe = sp->action == A_DRAW_WASTE && sp->draw == 1;
     sp->unlimited = sp->redeals < 0;
+    sp->packs = sp->total / 52;
+    sp->stock_cycle = sp->action == A_DRAW_WASTE && sp->draw == 1 && sp->unlimited && sp->packs == 1;
+    sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
     return 0;
 }
 
@@ -1264,8 +1697,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     long long max_states;
     int best_line;
     unsigned long long max_table;
-    if (!PyArg_ParseTuple(args, "OOOdLpK", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &best_line, &max_table))
+    int ordering = 1;
+    if (!PyArg_ParseTuple(args, "OOOdLpK|i", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &best_line, &max_table, &ordering))
         return NULL;
     Spec sp;
     if (parse_spec(spec, &sp)) return NULL;
@@ -1275,7 +1709,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memset(&res, 0, sizeof res);
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, &res);
+    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, ordering, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
     if (rc) { free(res.line.v); return PyErr_NoMemory(); }

@@ -43,9 +43,21 @@ dominances documented below, each of which keeps ``lost`` exact.
   draw-one waste: taking a card out of a draw-three waste changes the stock's grouping. With a
   draw-one waste turned over without limit, a safe card anywhere in the stock is played at once
   (after the clicks that reach it): where the stock stands in its cycle then does not matter.
-  Not used for any-suit foundations (Leap Year), where a foundation left at rank ``r-1`` may be
-  needed by another rank-``r`` card, nor for Astrocyte's completed suits, which the player may
-  keep on the tableau (they are only tried first).
+  Not used for Astrocyte's completed suits, which the player may keep on the tableau (they
+  are only tried first).
+- **Safe any-suit foundation moves** (games whose foundations build up regardless of suit and
+  are fed only from reserves: Leap Year, Quadrennial, Auld Lang Syne). A reserve's top card of
+  rank ``r`` goes home as the only child when the foundations waiting for a rank ``r`` card are
+  at least as many as the rank ``r`` cards not yet home (it can never take the place another
+  card needs), when the pile keeps a card (where an emptied pile is skipped by later deals, so
+  that emptying it would change where the stock's cards fall; no matter once the stock is
+  spent), and when no gathering of the reserves is left (a gather would pick the card up).
+  Any line that wins from the position without this move plays the card some time; playing it
+  first leaves every move of that line legal (same deals, same tops, no rank ``r`` card short of
+  a place), so the position after it is won whenever the position before it is.
+- **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
+  reached from every other by clicks alone, which change nothing else; the key keeps the cycle
+  of cards, not where it is cut.
 
 **Move ordering.** Foundation moves first, then moves that turn a face-down card up or empty a
 pile, moves that put order into the tableau (a run taken off a card it does not fit, a run
@@ -63,7 +75,7 @@ from typing import Literal
 
 from reussite.cards import UP, build_deck
 from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, Space, StockAction
+from reussite.rules import Build, FoundationTakes, GameRules, Redeal, Space, StockAction
 from reussite.solver import core
 
 Status = Literal["won", "lost", "unknown"]
@@ -115,6 +127,14 @@ class GameKnowledge:
         self.waste_safe = st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
         self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
         self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
+        # Draw one, turned over without limit: the stock and waste are one cycle of cards.
+        self.stock_cycle = (st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
+                            and st.redeals is None and rules.packs == 1)
+        # Any-suit foundations fed only from reserves (Leap Year, Auld Lang Syne...).
+        self.reserve_only = (rules.foundations.takes is FoundationTakes.UP_ANY_SUIT
+                             and not lay.tableau and not lay.cells)
+        self.gathers = st.redeal is Redeal.GATHER_RESERVES
+        self.skip_empty = st.skip_empty_piles
         # How many copies of each card value the deck holds.
         self.copies = [0] * 64
         for c in build_deck(rules.packs, rules.suits):
@@ -123,11 +143,21 @@ class GameKnowledge:
     def tableau_interchangeable(self, pos: Position) -> bool:
         return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
 
-    def key(self, pos: Position) -> bytes:
+    def key(self, pos: Position, cycle: bool = True) -> bytes:
+        """The canonical key; ``cycle=False`` keeps where the stock's cycle is cut (the
+        clear-end test follows single clicks)."""
         piles = pos.piles
         stock = piles[0]
         parts: list[bytes] = []
-        if self.stock_reformed:
+        if self.stock_cycle and cycle:
+            # Where the cycle is cut does not matter: clicks alone reach every cut (see the
+            # module's docstring), so the key holds the cycle from its lowest card.
+            seq = [c & 63 for c in reversed(stock)] + [c & 63 for c in piles[self.waste]]
+            if seq:
+                i = seq.index(min(seq))
+                seq = seq[i:] + seq[:i]
+            parts.append(bytes(seq))
+        elif self.stock_reformed:
             parts.append(bytes(stock))
             if self.waste >= 0:
                 parts.append(bytes(piles[self.waste]))
@@ -172,6 +202,28 @@ class GameKnowledge:
             if self.home_count(pos, v) < self.copies[v]:
                 return False
         return True
+
+    def is_safe_any_suit(self, pos: Position, src: int) -> bool:
+        """A reserve's top card may go to an any-suit foundation as the only child when it can
+        never take a place another card needs (see the module's docstring)."""
+        piles = pos.piles
+        c = piles[src][-1]
+        r = _RANK[c]
+        if self.gathers and (self.rules.stock.redeals is None
+                             or pos.redeals_used < self.rules.stock.redeals):
+            return False
+        if self.skip_empty and piles[0] and len(piles[src]) < 2:
+            return False
+        slots = 0
+        home = 0
+        for f in self.foundations:
+            h = len(piles[f])
+            if h == r - 1:
+                slots += 1
+            elif h >= r:
+                home += 1
+        total = sum(self.copies[r * 4 + s] for s in range(4))
+        return slots >= total - home
 
     def fits(self, c: int, top: int) -> bool:
         """Card ``c`` may sit on ``top`` in the tableau."""
@@ -300,6 +352,8 @@ class GameKnowledge:
             if self.safe_foundation and (skind in ("tableau", "cell")
                                          or skind == "waste" and self.waste_safe) \
                     and self.is_safe_to_foundation(pos, s[-1]):
+                return SAFE
+            if self.reserve_only and skind == "reserve" and self.is_safe_any_suit(pos, src):
                 return SAFE
             return 100
         if dkind == "cell" and (skind == "cell" or dst != first_cell):
@@ -556,7 +610,7 @@ def is_stuck(pos: Position, max_states: int = 20_000, engine: str = "auto") -> b
     info = knowledge(pos)
     home = pos.foundation_cards
     depth0 = len(pos.history)
-    seen: set[bytes] = {info.key(pos)}
+    seen: set[bytes] = {info.key(pos, cycle=False)}
     stack: list[list[RawMove]] = [pos.raw_moves()]
     index = [0]
     try:
@@ -581,7 +635,7 @@ def is_stuck(pos: Position, max_states: int = 20_000, engine: str = "auto") -> b
                 for op in pos.history[-1][1])
             if changed:
                 return False
-            k = info.key(pos)
+            k = info.key(pos, cycle=False)
             if k in seen:
                 pos.pop()
                 continue
