@@ -8,6 +8,10 @@ interval (unknown deals counted as not won; the share decided is shown beside it
 Run: ``.venv/bin/python bench/solver.py [--deals 1-10] [--time-limit 10] [--jobs 1]
 [--honest] [GAME ...]`` (all games of the catalogue by default). One process per job; the
 figures depend on the machine and on what else it runs.
+
+``--engines`` prints instead, per game, the positions per second of the reference Python
+search and of the C core on the same search (deal 1, a budget of positions, no beam), and
+their ratio.
 """
 
 from __future__ import annotations
@@ -36,7 +40,12 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--honest", action="store_true")
+    parser.add_argument("--engines", action="store_true")
+    parser.add_argument("--states", type=int, default=20_000)
     args = parser.parse_args()
+    if args.engines:
+        compare_engines(args.games, args.states)
+        return
     numbers = parse_range(args.deals)
     player = "honest" if args.honest else "full"
     unit = "s/move" if args.honest else "s/deal"
@@ -61,6 +70,35 @@ def main() -> None:
         print(f"| {game} | {n} | {won} | {lost} | {unknown} | {100 * (won + lost) / n:.0f} % "
               f"| {rate} | {60 * (won + lost) / wall:.1f} | {statistics.median(secs):.2f} "
               f"| {statistics.fmean(secs):.2f} | {pps} | {CLAIMS.get(game, '')} |",
+              flush=True)
+
+
+def compare_engines(games: list[str], states: int) -> None:
+    """Positions per second: the Python search and the C core on the very same search."""
+    from reussite.engine import Position
+    from reussite.games import get_game
+    from reussite.solver import core
+    from reussite.solver.search import solve
+
+    print(f"the same search (deal 1, {states:,} positions at most, CPU time)\n")
+    print("| game | positions | Python positions/s | C positions/s | C / Python |")
+    print("|---|---|---|---|---|")
+    for game in games:
+        pos = Position.deal(get_game(game), 1)
+        t = time.process_time()
+        ref = solve(pos, time_limit=None, max_states=states, engine="python")
+        py = time.process_time() - t
+        t = time.process_time()
+        runs = 0
+        while True:  # repeat the fast search so that its time is measurable
+            _, _, n = core.solve_raw(pos, None, states, False, beam=False)
+            runs += 1
+            c = time.process_time() - t
+            if c > 0.5:
+                break
+        assert n == ref.states
+        py_rate, c_rate = ref.states / max(py, 1e-9), runs * n / c
+        print(f"| {game} | {n:,} | {py_rate:,.0f} | {c_rate:,.0f} | {c_rate / py_rate:.0f}x |",
               flush=True)
 
 
