@@ -17,6 +17,7 @@ their ratio.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -41,16 +42,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--honest", action="store_true")
     parser.add_argument("--engines", action="store_true")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what the time limit counts (cpu: each search's CPU time)")
     parser.add_argument("--states", type=int, default=20_000)
     args = parser.parse_args()
     if args.engines:
         compare_engines(args.games, args.states)
         return
+    os.environ["REUSSITE_SOLVER_CLOCK"] = args.clock  # read by the searches, in every job
     numbers = parse_range(args.deals)
     player = "honest" if args.honest else "full"
     unit = "s/move" if args.honest else "s/deal"
-    print(f"{player} player, deals {args.deals}, {args.time_limit:g} {unit}, "
-          f"{args.jobs} job(s)\n")
+    print(f"{player} player, deals {args.deals}, {args.time_limit:g} {unit} "
+          f"({args.clock} time), {args.jobs} job(s)\n")
     print("| game | deals | won | lost | unknown | decided | win rate (95 % interval) "
           "| decided/min | median s | mean s | positions/s | claim |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")

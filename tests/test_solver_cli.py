@@ -78,3 +78,19 @@ def test_winrate_of_the_honest_player(capsys: pytest.CaptureFixture[str]) -> Non
     data = json.loads(out)
     assert code == 0 and data["player"] == "honest" and data["deals"] == 1
     assert data["won"] + data["lost"] == 1 and data["unknown"] == 0
+
+
+def test_solve_with_a_cpu_clock(capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--clock cpu: the time limit counts the search's CPU time (same answers, load aside)."""
+    monkeypatch.delenv("REUSSITE_SOLVER_CLOCK", raising=False)
+    code, out, _ = run(capsys, "solve", "klondike", "--number", "2", "--time-limit", "5",
+                       "--clock", "cpu", "--json")
+    assert code == 0 and json.loads(out)["status"] == "won"
+
+
+def test_an_unknown_clock_is_a_clear_error(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REUSSITE_SOLVER_CLOCK", raising=False)
+    code, out, err = run(capsys, "winrate", "klondike", "--deals", "1-2", "--clock", "sundial")
+    assert code == 2 and "--clock is wall or cpu" in err and "Traceback" not in err

@@ -147,3 +147,10 @@ def test_the_beam_never_answers_lost_on_its_own() -> None:
     pos = Position.deal(get_game("spider"), 1)
     status, line, states = core.solve_raw(pos, None, 5_000, False)
     assert status == "unknown" and line == [] and states >= 5_000
+
+
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_a_cpu_clock_budget_ends_the_search(engine: str) -> None:
+    pos = Position.deal(get_game("astrocyte"), 1)
+    result = py_solve(pos, time_limit=0.2, engine=engine, clock="cpu")
+    assert result.status == "unknown" and result.states > 0

@@ -7,6 +7,7 @@ traceback is ever shown for them.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Any
 
@@ -171,11 +172,15 @@ def solve(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike")],
           number: Annotated[int, typer.Option("--number", "-n", help="The deal number")],
           time_limit: Annotated[float, typer.Option("--time-limit", "-t",
                                                     help="Seconds of search at most")] = 10.0,
+          clock: Annotated[str, typer.Option(
+              "--clock", help="wall: seconds of wall time; cpu: of the search's CPU time")
+          ] = "wall",
           as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Solve one deal with every card known: won (with the moves), lost (proved) or unknown."""
     from reussite.solver.search import solve as full_solve
 
     _check_time_limit(time_limit)
+    _set_clock(clock)
     pos = load_deal(game, number)
     result = full_solve(pos, time_limit=time_limit)
     if as_json:
@@ -186,6 +191,15 @@ def solve(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike")],
                   f"({result.states} positions, {result.seconds:.2f} s)")
     for i, m in enumerate(result.moves, 1):
         console.print(f"{i:>4}. {m}")
+
+
+def _set_clock(clock: str) -> None:
+    """Budgets in seconds count wall or CPU time, here and in worker processes."""
+    from reussite.solver.search import CLOCKS
+
+    if clock not in CLOCKS:
+        raise CliError(f"--clock is wall or cpu: {clock!r}")
+    os.environ["REUSSITE_SOLVER_CLOCK"] = clock
 
 
 def _parse_deals(text: str) -> range:
@@ -207,6 +221,9 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
             player: Annotated[str, typer.Option(
                 "--player", help="full: every card known; honest: only what a player sees")
             ] = "full",
+            clock: Annotated[str, typer.Option(
+                "--clock", help="wall: seconds of wall time; cpu: of each search's CPU time")
+            ] = "wall",
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -220,6 +237,7 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--jobs is at least 1: {jobs}")
     if player not in PLAYERS:
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
+    _set_clock(clock)
     tally = Tally(game, player, time_limit)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -18,12 +18,14 @@
  * by a sum (order does not matter), the others with their place. Two positions with different
  * canonical keys collide with probability about 2^-128 per pair: negligible next to any budget.
  */
+#define _POSIX_C_SOURCE 200809L
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 
 #define MAXP 48      /* piles */
 #define MAXL 256     /* cards in one pile */
@@ -775,7 +777,7 @@ static int evaluate(const Pos *p) {
             if (!(c[k] & UPF)) { e -= 5; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (RANK(lower) == RANK(upper) + 1) e += SUIT(lower) == SUIT(upper) ? 2 : 1;
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : 1;
             else e -= 1;
         }
     }
@@ -789,9 +791,13 @@ typedef struct {
     long long max_states; /* < 0: none */
 } Budget;
 
+/* The clock of budgets in seconds: wall time, or the CPU time of the searching thread (so that
+   a shared machine's load does not change what a budget buys). Set per search. */
+static __thread clockid_t budget_clock = CLOCK_MONOTONIC;
+
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(budget_clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -986,6 +992,7 @@ static int beam_offer(Beam *b, Pos *p, int score, Key k, const Move *line, int n
 typedef struct {
     int parent;       /* node index, or -1 for a seed */
     int seed;         /* index of its seed in the stage's beam */
+    int clicks;       /* stock clicks before m (waste games' macro steps) */
     Move m;
     int score;
     size_t snap;      /* offset in the snapshot store */
@@ -1000,7 +1007,7 @@ typedef struct {
     int hn, hcap;
 } Stage;
 
-static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score) {
+static int stage_node(Stage *st, Pos *p, int parent, int seed, int clicks, Move m, int score) {
     if (st->n >= st->cap) {
         int cap = st->cap ? st->cap * 2 : 4096;
         Node *v = realloc(st->v, sizeof(Node) * (size_t)cap);
@@ -1020,6 +1027,7 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
     Node *nd = &st->v[st->n];
     nd->parent = parent;
     nd->seed = seed;
+    nd->clicks = clicks;
     nd->m = m;
     nd->score = score;
     nd->snap = st->used;
@@ -1068,11 +1076,17 @@ static int heap_pop(Stage *st) {
 
 /* The whole line to a node (plus `extra` when have_extra): its seed's line, then the moves. */
 static int node_line(const Stage *st, const Beam *cur, int nd, Line *path, Line *out,
-                     int have_extra, Move extra) {
+                     int have_extra, Move extra, int extra_clicks) {
+    Move click = {-1, -1, 0};
     path->n = 0;
     if (have_extra && line_add(path, extra)) return -1;
-    for (int k = nd; st->v[k].parent >= 0; k = st->v[k].parent)
+    for (int q = 0; have_extra && q < extra_clicks; q++)
+        if (line_add(path, click)) return -1;
+    for (int k = nd; st->v[k].parent >= 0; k = st->v[k].parent) {
         if (line_add(path, st->v[k].m)) return -1;
+        for (int q = 0; q < st->v[k].clicks; q++)
+            if (line_add(path, click)) return -1;
+    }
     const Cand *seed = &cur->v[st->v[nd].seed];
     out->n = 0;
     for (int q = 0; q < seed->linelen; q++)
@@ -1093,10 +1107,13 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
         table_add(&cx->table, pos_key(p));
-        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
+        int nd = stage_node(&st, p, -1, i, 0, (Move){0, 0, 0}, evaluate(p));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
-        if (stock_allowed(p) && beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line,
-                                           cur->v[i].linelen)) { result = -1; goto end; }
+        if (next && stock_allowed(p) &&
+            beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
+            result = -1;
+            goto end;
+        }
     }
     while (st.hn && visited < reach) {
         int nd = heap_pop(&st);
@@ -1107,10 +1124,13 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         int nk = cx->kids.n;
         for (int c = 0; c < nk; c++) {
             Move m = cx->kids.v[c].m;
-            if (m.s < 0) continue; /* the deal ends the stage */
+            int clicks = cx->kids.v[c].clicks;
+            if (m.s < 0 && next) continue; /* the deal ends the stage */
+            for (int q = 0; q < clicks; q++)
+                if (push_move(p, (Move){-1, -1, 0})) { result = -1; goto end; }
             if (push_move(p, m)) { result = -1; goto end; }
             if (!p->len[0] && is_won(p)) {
-                if (node_line(&st, cur, nd, &path, won, 1, m)) result = -1;
+                if (node_line(&st, cur, nd, &path, won, 1, m, clicks)) result = -1;
                 else result = 1;
                 goto end;
             }
@@ -1118,21 +1138,21 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (added > 0) {
                 visited++;
                 (*states)++;
-                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
+                int child = stage_node(&st, p, nd, st.v[nd].seed, clicks, m, evaluate(p));
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
-                if (stock_allowed(p) && (next->n < next->width ||
+                if (next && stock_allowed(p) && (next->n < next->width ||
                                          st.v[child].score > next->v[next->worst].score)) {
-                    if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}) ||
+                    if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}, 0) ||
                         beam_offer(next, p, st.v[child].score, pos_key(p), full.v, full.n)) {
                         result = -1;
                         goto end;
                     }
                 }
             }
-            pop_move(p);
+            for (int q = 0; q <= clicks; q++) pop_move(p);
             if (added < 0) goto end;
         }
-        if (spent(bud, *states)) break;
+        if (!(visited & 63) && spent(bud, *states)) break;
     }
 end:
     free(st.v);
@@ -1697,9 +1717,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     long long max_states;
     int best_line;
     unsigned long long max_table;
-    int ordering = 1;
-    if (!PyArg_ParseTuple(args, "OOOdLpK|i", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &best_line, &max_table, &ordering))
+    int ordering = 1, cpu = 0;
+    if (!PyArg_ParseTuple(args, "OOOdLpK|ip", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &best_line, &max_table, &ordering, &cpu))
         return NULL;
     Spec sp;
     if (parse_spec(spec, &sp)) return NULL;
@@ -1709,6 +1729,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memset(&res, 0, sizeof res);
     int rc;
     Py_BEGIN_ALLOW_THREADS
+    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, ordering, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);

@@ -82,18 +82,20 @@ def piles_of(pos: Position) -> tuple[bytes, ...]:
 
 
 def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
-              best_line: bool, beam: bool = True) -> tuple[Status, list[RawMove], int]:
+              best_line: bool, beam: bool = True,
+              cpu: bool = False) -> tuple[Status, list[RawMove], int]:
     """``(status, raw line, positions counted)``; the status as :func:`.search.solve` says.
 
     ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win with
     a third of the budget before the exact search (``_core.c``: it proves nothing, it finds
-    wins); ``False`` runs exactly search.py's search (the tests compare the two that way)."""
+    wins); ``False`` runs exactly search.py's search (the tests compare the two that way).
+    ``cpu``: ``time_limit`` counts the CPU seconds of the searching thread, not wall time."""
     assert _core is not None
     code, line, states = _core.solve(
         spec_of(pos), piles_of(pos), pos.redeals_used,
         -1.0 if time_limit is None else max(0.0, time_limit),
         -1 if max_states is None else max_states, best_line, MAX_TABLE_BYTES // 16,
-        int(beam))
+        int(beam), cpu)
     return STATUS[code], [tuple(m) for m in line], states
 
 

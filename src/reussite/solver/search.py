@@ -69,6 +69,7 @@ the endless rearrangements of face-up cards that games with cells and any-suit b
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Literal
@@ -406,17 +407,31 @@ def knowledge(pos: Position) -> GameKnowledge:
     return k
 
 
+CLOCKS = ("wall", "cpu")
+
+
+def budget_clock(clock: str | None = None) -> str:
+    """The clock of budgets in seconds: ``wall`` time, or the ``cpu`` time of the searching
+    thread (a shared machine's load then does not change what a budget buys). By default the
+    environment's ``REUSSITE_SOLVER_CLOCK`` (the CLI's ``--clock`` sets it), else ``wall``."""
+    chosen = clock or os.environ.get("REUSSITE_SOLVER_CLOCK") or "wall"
+    if chosen not in CLOCKS:
+        raise ValueError(f"The solver's clock is wall or cpu: {chosen!r}")
+    return chosen
+
+
 class Budget:
     """Seconds and/or positions; ``spent()`` is checked every few hundred positions."""
 
-    def __init__(self, seconds: float | None, states: int | None) -> None:
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+    def __init__(self, seconds: float | None, states: int | None, clock: str = "wall") -> None:
+        self.now = time.thread_time if clock == "cpu" else time.perf_counter
+        self.deadline = None if seconds is None else self.now() + seconds
         self.states = states
 
     def spent(self, states: int) -> bool:
         if self.states is not None and states >= self.states:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and self.now() >= self.deadline
 
 
 def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
@@ -446,7 +461,7 @@ exhaustive."""
 
 def solve(pos: Position, time_limit: float | None = 10.0,
           max_states: int | None = None, best_line: bool = False,
-          engine: str = "auto") -> SolveResult:
+          engine: str = "auto", clock: str | None = None) -> SolveResult:
     """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
 
     Where the stock deals onto piles (Spider, Astrocyte, Leap Year...), a plain search gets a
@@ -461,13 +476,18 @@ def solve(pos: Position, time_limit: float | None = 10.0,
 
     ``engine``: ``"auto"`` runs the C core (:mod:`.core`, the same search, faster) when it is
     built, ``"python"`` this module's search, ``"c"`` the C core or an error.
+
+    ``clock``: what ``time_limit`` counts, ``"wall"`` or ``"cpu"`` seconds (see
+    :func:`budget_clock`); ``seconds`` in the result is wall time either way.
     """
     start = time.perf_counter()
+    clock = budget_clock(clock)
     if _use_core(engine):
-        found, line, states = core.solve_raw(pos, time_limit, max_states, best_line)
+        found, line, states = core.solve_raw(pos, time_limit, max_states, best_line,
+                                             cpu=clock == "cpu")
         moves = [pos.to_move(m) for m in line] if found == "won" else []
         return SolveResult(found, moves, states, time.perf_counter() - start, line)
-    budget = Budget(time_limit, max_states)
+    budget = Budget(time_limit, max_states, clock)
     info = knowledge(pos)
     if pos.is_won():
         return SolveResult("won", [], 0, time.perf_counter() - start)
@@ -475,7 +495,7 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     rounds: list[tuple[Budget, int | None]] = [(budget, None)]
     if info.deals_to_piles:
         first = Budget(None if time_limit is None else time_limit / 3,
-                       None if max_states is None else max_states // 3)
+                       None if max_states is None else max_states // 3, clock)
         rounds = [(first, None), (budget, FIRST_DEAL_CAP)]
     total = 0
     best: list[RawMove] = []
