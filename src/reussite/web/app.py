@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from reussite import __version__
 from reussite.web import api, pages
 from reussite.web.edge import Edge, player_signer
+from reussite.web.fast import FastPath
 from reussite.web.play import Conflict, NotFound, Tables
 from reussite.web.ratelimit import (
     DEFAULT_ANONYMOUS_LIMIT,
@@ -94,6 +95,9 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     static = resources.files("reussite.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
+    # Innermost: the game actions and views, answered without FastAPI's layers.
+    if os.environ.get("REUSSITE_FAST_PATH", "on").lower() not in ("off", "0", "no"):
+        app.add_middleware(FastPath, tables=app.state.tables, url=url, dialect=store.dialect)
     # Inside the edge (which names the player), so a 429 carries the site's headers too.
     app.add_middleware(RateLimit,
                        player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),

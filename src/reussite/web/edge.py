@@ -146,6 +146,7 @@ class Edge:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
+            state["body"] = body  # for the hot path (reussite.web.fast), read once here
             delivered = False
 
             async def replay() -> Message:

@@ -1,0 +1,280 @@
+"""The hot path's storage: a game's row, its line and its changes, through the driver itself.
+
+A move is most of what the site does, and SQLAlchemy's layers (pool checkout, statement
+compilation lookup, result objects) cost more than the statements themselves on this path. The
+classes here run the very statements of :mod:`reussite.web.storage` (the same conditional
+``UPDATE ... WHERE version = :seen`` first, one transaction per action, committed before the
+answer) on plain DB-API connections:
+
+- :class:`SqliteGames`: one connection used only by the event loop's thread. SQLite lets one
+  writer in at a time; in one process on the event loop the writes simply come one after the
+  other, with no thread to wake and no lock to wait for. A write begins with ``BEGIN
+  IMMEDIATE`` and does not wait (``busy_timeout`` 0): if another connection holds the write
+  lock (another process, or this process's thread pool writing a new game), it raises
+  :class:`Busy` before anything is written and the caller does the action again in a thread,
+  through the patient :class:`~reussite.web.storage.Store`, so the event loop never sleeps.
+- :class:`PostgresGames`: one connection per worker thread, in autocommit; a move is a single
+  statement (the conditional update and the move's insertion in one ``WITH``), so one round
+  trip and one commit. A connection that fails is dropped (the next action opens a new one)
+  and the action is answered 503.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+import threading
+from typing import Any, Protocol
+
+from sqlalchemy.engine import make_url
+
+from reussite.web.storage import (
+    Change,
+    GameRow,
+    Unavailable,
+    _sqlite_pragmas,
+    commit_values,
+    make_engine,
+    new_game_values,
+    row_after,
+)
+
+_COLUMNS = ("id, player_id, game, number, version, cursor, length, status, used_undo, "
+            "used_hint, elapsed_ms, created_at, updated_at, won_at, won_moves, won_ms, "
+            "won_used_undo, won_used_hint")
+_FIELDS = tuple(c.strip() for c in _COLUMNS.split(","))
+GET_GAME = f"SELECT {_COLUMNS} FROM games WHERE id = :gid AND player_id = :pid"
+LINE = "SELECT move FROM moves WHERE game_id = :gid AND seq < :length ORDER BY seq"
+_SET = ("version = :new_version, cursor = :new_cursor, length = :new_length, "
+        "status = :new_status, used_undo = (used_undo OR :new_used_undo), "
+        "used_hint = (used_hint OR :new_used_hint), elapsed_ms = :new_elapsed_ms, "
+        "updated_at = :new_updated_at")
+_SET_WON = (_SET + ", won_at = :new_won_at, won_moves = :new_won_moves, won_ms = :new_won_ms, "
+            "won_used_undo = (used_undo OR :new_used_undo), "
+            "won_used_hint = (used_hint OR :new_used_hint)")
+_WHERE = " WHERE id = :gid AND version = :seen"
+UPDATE = "UPDATE games SET " + _SET + _WHERE
+UPDATE_WON = "UPDATE games SET " + _SET_WON + _WHERE
+CUT_LINE = "DELETE FROM moves WHERE game_id = :gid AND seq >= :seq"
+APPEND = "INSERT INTO moves (game_id, seq, move) VALUES (:gid, :seq, :move)"
+CREATE = (f"INSERT INTO games ({_COLUMNS}) VALUES (:id, :player_id, :game, :number, :version, "
+          ":cursor, :length, :status, :used_undo, :used_hint, :elapsed_ms, :created_at, "
+          ":updated_at, :won_at, :won_moves, :won_ms, :won_used_undo, :won_used_hint)")
+
+
+def row_of(values: Any) -> GameRow:
+    return GameRow.from_mapping(dict(zip(_FIELDS, values, strict=True)))
+
+
+class GameStore(Protocol):
+    """What the game actions need of a database (:class:`~reussite.web.storage.Store` too)."""
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None: ...
+
+    def line(self, game_id: str, length: int) -> list[str]: ...
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None: ...
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow: ...
+
+
+class Busy(Exception):
+    """SQLite's write lock is held elsewhere: nothing was written, do it again patiently."""
+
+
+def _is_busy(e: sqlite3.OperationalError) -> bool:
+    code = getattr(e, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(e)
+
+
+class SqliteGames:
+    """The game statements on one SQLite connection, for the event loop's thread only.
+
+    The caller holds the store's write lock (:attr:`Store.write_lock`, which this process's
+    threads queue on for their writes) around a write: within one process, writes take turns
+    there rather than in SQLite's busy handler, which sleeps.
+    """
+
+    def __init__(self, url: str) -> None:
+        database = make_url(url).database
+        assert database and database != ":memory:", "a SQLite file"
+        self.conn = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
+        _sqlite_pragmas(self.conn, None)
+        self.conn.execute("PRAGMA busy_timeout=0")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+        try:
+            values = self.conn.execute(GET_GAME, {"gid": game_id, "pid": player_id}).fetchone()
+        except sqlite3.OperationalError as e:
+            if _is_busy(e):
+                raise Busy() from e
+            raise
+        return None if values is None else row_of(values)
+
+    def line(self, game_id: str, length: int) -> list[str]:
+        try:
+            rows = self.conn.execute(LINE, {"gid": game_id, "length": length}).fetchall()
+        except sqlite3.OperationalError as e:
+            if _is_busy(e):
+                raise Busy() from e
+            raise
+        return [r[0] for r in rows]
+
+    def _write(self, work: Any) -> Any:
+        """``work(conn)`` in one write transaction, or Busy at once (nothing written)."""
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if _is_busy(e):
+                raise Busy() from e
+            raise
+        try:
+            result = work(conn)
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+            return result
+        except BaseException as e:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(e, sqlite3.OperationalError) and _is_busy(e):
+                raise Busy() from e
+            raise
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None:
+        values, params = commit_values(row, change)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            done = conn.execute(UPDATE_WON if change.won else UPDATE, params)
+            if done.rowcount != 1:
+                conn.execute("ROLLBACK")
+                return False
+            if change.append is not None:
+                seq = change.cursor - 1
+                if row.length > seq:
+                    conn.execute(CUT_LINE, {"gid": row.id, "seq": seq})
+                conn.execute(APPEND, {"gid": row.id, "seq": seq, "move": change.append})
+            return True
+
+        return row_after(row, values) if self._write(work) else None
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow:
+        values = new_game_values(game_id, player_id, game, number, status)
+        self._write(lambda conn: conn.execute(CREATE, values))
+        return GameRow.from_mapping(values)
+
+
+def _pyformat(sql: str) -> str:
+    """``:name`` parameters as psycopg's ``%(name)s``."""
+    return re.sub(r":([a-z_]+)", r"%(\1)s", sql)
+
+
+_PG_GET_GAME = _pyformat(GET_GAME)
+_PG_LINE = _pyformat(LINE)
+_PG_UPDATE = _pyformat(UPDATE)
+_PG_UPDATE_WON = _pyformat(UPDATE_WON)
+_PG_CUT_LINE = _pyformat(CUT_LINE)
+_PG_APPEND = _pyformat(APPEND)
+_PG_CREATE = _pyformat(CREATE)
+# The conditional update and the move's insertion in one statement: one round trip, one
+# commit; the insertion happens only if the update found the game at the version seen.
+_PG_MOVE = _pyformat("WITH u AS (UPDATE games SET " + _SET + _WHERE + " RETURNING id) "
+                     "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
+_PG_MOVE_WON = _pyformat("WITH u AS (UPDATE games SET " + _SET_WON + _WHERE + " RETURNING id) "
+                         "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
+
+
+class PostgresGames:
+    """The game statements on PostgreSQL, one autocommit connection per thread."""
+
+    def __init__(self, url: str) -> None:
+        engine = make_engine(url)  # only for the dialect's reading of the URL and connect()
+        self._dialect = engine.dialect
+        self._args = engine.dialect.create_connect_args(make_url(url))
+        engine.dispose()
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+
+    def _connection(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._dialect.connect(*self._args[0], **self._args[1])
+            conn.autocommit = True
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def _drop(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with self._lock:
+                if conn in self._all:
+                    self._all.remove(conn)
+            with contextlib.suppress(Exception):  # a broken connection may fail to close too
+                conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._all = self._all, []
+        for c in conns:
+            with contextlib.suppress(Exception):
+                c.close()
+
+    def _run(self, work: Any) -> Any:
+        import psycopg
+
+        try:
+            return work(self._connection())
+        except psycopg.OperationalError as e:
+            self._drop()
+            raise Unavailable(str(e).splitlines()[0] if str(e) else type(e).__name__) from e
+        except psycopg.Error:
+            self._drop()
+            raise
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+        values = self._run(lambda c: c.execute(
+            _PG_GET_GAME, {"gid": game_id, "pid": player_id}).fetchone())
+        return None if values is None else row_of(values)
+
+    def line(self, game_id: str, length: int) -> list[str]:
+        rows = self._run(lambda c: c.execute(
+            _PG_LINE, {"gid": game_id, "length": length}).fetchall())
+        return [r[0] for r in rows]
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None:
+        values, params = commit_values(row, change)
+        seq = change.cursor - 1
+
+        def work(conn: Any) -> bool:
+            if change.append is not None and row.length <= seq:
+                # The usual move: nothing to cut, one statement is the whole transaction.
+                params.update(seq=seq, move=change.append)
+                done = conn.execute(_PG_MOVE_WON if change.won else _PG_MOVE, params)
+                return bool(done.rowcount == 1)
+            with conn.transaction():
+                done = conn.execute(_PG_UPDATE_WON if change.won else _PG_UPDATE, params)
+                if done.rowcount != 1:
+                    return False  # nothing written; the transaction ends empty
+                if change.append is not None:
+                    conn.execute(_PG_CUT_LINE, {"gid": row.id, "seq": seq})
+                    conn.execute(_PG_APPEND, {"gid": row.id, "seq": seq,
+                                              "move": change.append})
+            return True
+
+        return row_after(row, values) if self._run(work) else None
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow:
+        values = new_game_values(game_id, player_id, game, number, status)
+        self._run(lambda c: c.execute(_PG_CREATE, values))
+        return GameRow.from_mapping(values)
