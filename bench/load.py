@@ -173,6 +173,7 @@ class Settings:
     max_moves: int
     games: list[str]
     interval: float = 0.0
+    hint_share: float = 0.02
     """Paced mode: each player sends a request every ``interval`` seconds (0: flat out)."""
 
 
@@ -251,7 +252,7 @@ class Player:
             elif roll < 0.09 and view["can_redo"]:
                 a = await self.call("redo", "POST", f"/api/games/{gid}/redo",
                                     {"version": view["version"]})
-            elif roll < 0.11:
+            elif self.cfg.hint_share > 0 and roll < 0.09 + self.cfg.hint_share:
                 h = await self.call("hint", "GET", f"/api/games/{gid}/hint")
                 if h is None:
                     return
@@ -367,12 +368,13 @@ async def fetch_games(host: str, port: int) -> list[str]:
 async def run_players(host: str, port: int, players: int, duration: float, max_requests: int,
                       human_share: float, seed: int, max_moves: int = 200,
                       human_pause: tuple[float, float] = (0.3, 1.5),
-                      rate: float = 0.0) -> tuple[Tally, float]:
+                      rate: float = 0.0, hint_share: float = 0.02) -> tuple[Tally, float]:
     games = await fetch_games(host, port)
     tally = Tally()
     start = time.monotonic()
     cfg = Settings(host, port, start + duration, max_requests, human_share, human_pause,
-                   max_moves, games, interval=players / rate if rate > 0 else 0.0)
+                   max_moves, games, interval=players / rate if rate > 0 else 0.0,
+                   hint_share=hint_share)
     rng = random.Random(seed)
     crowd = [Player(i, cfg, tally, random.Random(rng.random()), i < players * human_share)
              for i in range(players)]
@@ -417,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=0.0,
                     help="paced mode: the players send this many requests per second in all,"
                          " each at an even pace (default 0: flat out, --human-share pausing)")
+    ap.add_argument("--hint-share", type=float, default=0.02,
+                    help="share of a player's actions that ask for a hint (default 0.02)")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes for the started server (default 1)")
     ap.add_argument("--seed", type=int, default=1)
@@ -449,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         load0 = os.getloadavg()[0]
         tally, elapsed = asyncio.run(run_players(
             host, port, args.players, args.duration, args.max_requests, human_share,
-            args.seed, rate=args.rate))
+            args.seed, rate=args.rate, hint_share=args.hint_share))
         client_cpu = own_cpu() - mine0
         load1 = os.getloadavg()[0]
         server_cpu = cpu_seconds(proc.pid) - cpu0 if proc is not None else 0.0

@@ -27,10 +27,10 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from pydantic import ValidationError
@@ -41,17 +41,20 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite.engine import Move
 from reussite.games import UnknownGameError
+from reussite.web import hintpool
 from reussite.web.hotdb import Busy, PostgresGames, SqliteGames
-from reussite.web.i18n import choose_lang, translate
+from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
 from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
 from reussite.web.storage import Unavailable, sqlite_busy_ms
-from reussite.web.views import view_json
+from reussite.web.views import dumps, view_json
 
 log = logging.getLogger("reussite.web")
 
 ACTION = re.compile(r"/api/games/([^/]+)/(moves|undo|redo|restart)")
 GAME = re.compile(r"/api/games/([^/]+)")
+HINT = re.compile(r"/api/games/([^/]+)/hint")
+T = TypeVar("T")
 
 NOT_FOUND = b'{"detail":"No such game"}'
 CONFLICT = b'{"detail":"The game has changed since this version: reload it"}'
@@ -139,6 +142,9 @@ class FastPath:
                     if m is not None:
                         await self.view(scope, send, m[1])
                         return
+                    m = HINT.fullmatch(path)
+                    if m is not None and await self.hint(scope, send, m[1]):
+                        return
         await self.app(scope, receive, send)
 
     # ------------------------------------------------------------------ requests
@@ -212,8 +218,17 @@ class FastPath:
 
     async def run(self, scope: Scope, send: Send, work: Callable[[Tables], Outcome],
                   status: int = 200, writes: bool = False) -> None:
+        """Perform an action (or read a game) and answer its view."""
+        async def produce() -> bytes:
+            return view_json(await self.perform(work, writes))
+
+        await self.answer(scope, send, produce, status)
+
+    async def answer(self, scope: Scope, send: Send, produce: Callable[[], Awaitable[bytes]],
+                     status: int = 200) -> None:
+        """Answer ``await produce()``, or the error it raises as the API says it."""
         try:
-            outcome = await self.perform(work, writes)
+            body = await produce()
         except UnknownGameError as e:  # as the FastAPI route says it: untranslated
             await respond(send, 422, orjson.dumps({"detail": str(e)}))
             return
@@ -232,9 +247,10 @@ class FastPath:
             log.warning("database unavailable: %s", type(e).__name__)
             await respond(send, 503, UNAVAILABLE, ((b"retry-after", b"2"),))
             return
-        await respond(send, status, view_json(outcome))
+        await respond(send, status, body)
 
-    async def perform(self, work: Callable[[Tables], Outcome], writes: bool) -> Outcome:
+    async def perform(self, work: Callable[[Tables], T], writes: bool) -> T:
+        """``work(tables)``: on the event loop (SQLite), else in a thread."""
         if self.loop_tables is not None:
             lock = self.tables.store.write_lock
             if writes and lock is not None:
@@ -250,6 +266,26 @@ class FastPath:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, work, self.thread_tables)
         return await run_in_threadpool(work, self.thread_tables)
+
+    async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:
+        """A hint: the game read, the pool's answer awaited, the hint noted; no thread held
+        (the FastAPI route's thread would wait for the pool, then write from a thread)."""
+        if not hintpool.has_pool():
+            return False  # hints computed in this process: a thread's work, FastAPI's route
+        site = header(scope, b"sec-fetch-site")
+        if site is not None and site not in (b"same-origin", b"none"):
+            return False  # refused by the FastAPI route, in its words
+        player: str = scope["state"]["player"]
+
+        async def produce() -> bytes:
+            lo = await self.perform(lambda t: t.load(player, game_id), False)
+            raw = await hintpool.hint_async(lo.pos)
+            _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
+            data = None if move is None else move.to_json()
+            return dumps({"move": data, "text": move_sentence(lang_of(scope), data)})
+
+        await self.answer(scope, send, produce)
+        return True
 
     @staticmethod
     async def acquire(lock: threading.Lock) -> None:

@@ -16,6 +16,7 @@ once. The pool keeps nothing between hints.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import multiprocessing
 import os
@@ -119,6 +120,43 @@ def hint(pos: Position) -> RawMove | None:
         return quick_move(pos)
     except Exception:
         # A broken pool (a worker killed): make a new one next time, answer from here now.
+        global _pool
+        with _pool_lock:
+            _pool = None
+        return quick_move(pos)
+    finally:
+        with _pool_lock:
+            _waiting -= 1
+
+
+def has_pool() -> bool:
+    """Whether hints are computed in worker processes (else in the calling thread)."""
+    return _workers() > 0
+
+
+async def hint_async(pos: Position) -> RawMove | None:
+    """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
+    pool = _get_pool()
+    if pool is None:
+        return suggest_move(pos)
+    global _waiting
+    with _pool_lock:
+        if _waiting >= QUEUE_PER_WORKER * _workers():
+            busy = True
+        else:
+            busy = False
+            _waiting += 1
+    if busy:
+        return quick_move(pos)
+    line = [raw for raw, _steps in pos.history]
+    try:
+        future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
+        result: RawMove | None = await asyncio.wait_for(asyncio.wrap_future(future),
+                                                        HINT_TIMEOUT)
+        return None if result is None else tuple(result)  # type: ignore[return-value]
+    except TimeoutError:
+        return quick_move(pos)  # wait_for cancelled the future
+    except Exception:
         global _pool
         with _pool_lock:
             _pool = None

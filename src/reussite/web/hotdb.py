@@ -58,6 +58,7 @@ UPDATE = "UPDATE games SET " + _SET + _WHERE
 UPDATE_WON = "UPDATE games SET " + _SET_WON + _WHERE
 CUT_LINE = "DELETE FROM moves WHERE game_id = :gid AND seq >= :seq"
 APPEND = "INSERT INTO moves (game_id, seq, move) VALUES (:gid, :seq, :move)"
+MARK_HINT = "UPDATE games SET used_hint = :yes WHERE id = :gid"
 CREATE = (f"INSERT INTO games ({_COLUMNS}) VALUES (:id, :player_id, :game, :number, :version, "
           ":cursor, :length, :status, :used_undo, :used_hint, :elapsed_ms, :created_at, "
           ":updated_at, :won_at, :won_moves, :won_ms, :won_used_undo, :won_used_hint)")
@@ -78,6 +79,8 @@ class GameStore(Protocol):
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow: ...
+
+    def mark_hint(self, row: GameRow) -> None: ...
 
 
 class Busy(Exception):
@@ -169,6 +172,10 @@ class SqliteGames:
         self._write(lambda conn: conn.execute(CREATE, values))
         return GameRow.from_mapping(values)
 
+    def mark_hint(self, row: GameRow) -> None:
+        if not row.used_hint:
+            self._write(lambda conn: conn.execute(MARK_HINT, {"gid": row.id, "yes": True}))
+
 
 def _pyformat(sql: str) -> str:
     """``:name`` parameters as psycopg's ``%(name)s``."""
@@ -182,6 +189,7 @@ _PG_UPDATE_WON = _pyformat(UPDATE_WON)
 _PG_CUT_LINE = _pyformat(CUT_LINE)
 _PG_APPEND = _pyformat(APPEND)
 _PG_CREATE = _pyformat(CREATE)
+_PG_MARK_HINT = _pyformat(MARK_HINT)
 # The conditional update and the move's insertion in one statement: one round trip, one
 # commit; the insertion happens only if the update found the game at the version seen.
 _PG_MOVE = _pyformat("WITH u AS (UPDATE games SET " + _SET + _WHERE + " RETURNING id) "
@@ -278,3 +286,7 @@ class PostgresGames:
         values = new_game_values(game_id, player_id, game, number, status)
         self._run(lambda c: c.execute(_PG_CREATE, values))
         return GameRow.from_mapping(values)
+
+    def mark_hint(self, row: GameRow) -> None:
+        if not row.used_hint:
+            self._run(lambda c: c.execute(_PG_MARK_HINT, {"gid": row.id, "yes": True}))

@@ -163,6 +163,11 @@ class Tables:
                 pos.push(decode_move(m))
         return Loaded(row, pos, line)
 
+    def load(self, player: str, game_id: str) -> Loaded:
+        """The game as stored (the position from this process's cache when it is at the
+        stored version), or NotFound."""
+        return self._load(player, game_id)
+
     def view(self, player: str, game_id: str) -> Outcome:
         lo = self._load(player, game_id)
         self.cache.put(lo.row, lo.pos, lo.line)
@@ -285,11 +290,16 @@ class Tables:
     def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
         lo = self._load(player, game_id)
         raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
+        row, move = self.hint_given(lo, raw)
+        return row, lo.pos, move
+
+    def hint_given(self, lo: Loaded, raw: RawMove | None) -> tuple[GameRow, Move | None]:
+        """Note that the hint ``raw`` was given for the game ``lo`` (the hot path computes the
+        hint between :meth:`_load` and this, without holding a thread)."""
         move = None if raw is None else lo.pos.to_move(raw)
         row = lo.row
         if move is not None and not row.used_hint:
-            self.store.mark_hint(row)
+            self.db.mark_hint(row)
             row = replace(row, used_hint=True)
         self.cache.put(row, lo.pos, lo.line)
-        return row, lo.pos, move
-
+        return row, move
