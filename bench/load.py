@@ -327,6 +327,23 @@ def children_cpu(pid: int) -> dict[int, float]:
     return out
 
 
+def postgres_cpu() -> float:
+    """CPU seconds of every ``postgres`` process on this machine (shared with whatever else
+    uses that server meanwhile: an upper bound of what the run cost PostgreSQL)."""
+    total = 0.0
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            head, _, rest = (d / "stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.endswith("(postgres"):
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def own_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -450,11 +467,13 @@ def main(argv: list[str] | None = None) -> int:
         cpu0 = cpu_seconds(proc.pid) if proc is not None else 0.0
         kids0 = children_cpu(proc.pid) if proc is not None else {}
         mine0 = own_cpu()
+        pg0 = postgres_cpu()
         load0 = os.getloadavg()[0]
         tally, elapsed = asyncio.run(run_players(
             host, port, args.players, args.duration, args.max_requests, human_share,
             args.seed, rate=args.rate, hint_share=args.hint_share))
         client_cpu = own_cpu() - mine0
+        pg_cpu = postgres_cpu() - pg0
         load1 = os.getloadavg()[0]
         server_cpu = cpu_seconds(proc.pid) - cpu0 if proc is not None else 0.0
         kids = children_cpu(proc.pid) if proc is not None else {}
@@ -476,6 +495,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server CPU: {server_cpu:.1f} s, {server_cpu * per:.2f} ms per request;"
               f" its hint workers {kids_cpu:.1f} s; this load client {client_cpu:.1f} s,"
               f" {client_cpu * per:.2f} ms per request")
+    if pg_cpu > 0:
+        print(f"PostgreSQL processes (all of them, shared): {pg_cpu:.1f} s,"
+              f" {pg_cpu * per:.2f} ms per request")
     print(f"load average: {load0:.2f} at the start, {load1:.2f} at the end"
           f" ({os.cpu_count()} cores)")
     if args.json:
@@ -488,7 +510,9 @@ def main(argv: list[str] | None = None) -> int:
             "move_p99_ms": percentile(moves, 99) * 1000,
             "errors": len(tally.errors), "lost_moves": tally.lost_moves,
             "server_cpu_ms_per_request": server_cpu * per,
-            "hint_workers_cpu_s": kids_cpu, "client_cpu_ms_per_request": client_cpu * per,
+            "hint_workers_cpu_s": kids_cpu,
+            "postgres_cpu_ms_per_request": pg_cpu * per,
+            "client_cpu_ms_per_request": client_cpu * per,
             "load_average": [load0, load1]}))
     return 1 if tally.errors else 0
 

@@ -327,13 +327,18 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
     def sqlite_down(*args: object) -> None:
         raise sqlite3.OperationalError("disk I/O error: connection refused")
 
-    def postgres_down(*args: object) -> None:
-        raise psycopg.OperationalError("connection refused")
+    real_run = PostgresGames._run
+
+    async def postgres_down(games: PostgresGames, work: object) -> object:
+        async def refused(conn: object) -> None:
+            raise psycopg.OperationalError("connection refused")
+
+        return await real_run(games, refused)  # the real translation of the failure
 
     # Every way a game is read: the store (FastAPI's routes) and the hot path's drivers.
     monkeypatch.setattr(store, "get_game", down)
     monkeypatch.setattr(SqliteGames, "get_game", sqlite_down)
-    monkeypatch.setattr(PostgresGames, "_connection", postgres_down)
+    monkeypatch.setattr(PostgresGames, "_run", postgres_down)
     r = client.get(f"/api/games/{view['id']}")
     assert r.status_code == 503 and "unavailable" in r.json()["detail"]
     assert "connection refused" not in r.text

@@ -100,6 +100,9 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     from reussite.web.storage import Store
 
     url = database_url(db)
+    if os.environ.get("REUSSITE_SWITCH_INTERVAL"):
+        import sys as _sys
+        _sys.setswitchinterval(float(os.environ["REUSSITE_SWITCH_INTERVAL"]))
     try:
         if workers == 1:
             application = create_app(url)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
 from reussite.web import api, pages
@@ -78,6 +79,18 @@ def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     return sorted(methods)
 
 
+class Site(FastAPI):
+    """FastAPI with the site's own pure ASGI layers in front (:attr:`front`)."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.front(scope, receive, send)
+
+
 def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     url = database_url(database)
     store = Store(url)
@@ -85,7 +98,7 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         store.migrate()
     signer = player_signer(store.secret_key())
 
-    app = FastAPI(title="Réussite", version=__version__, docs_url=None, redoc_url=None,
+    app = Site(title="Réussite", version=__version__, docs_url=None, redoc_url=None,
                   description="Patience games: play free online, no registration.")
     app.state.store = store
     app.state.tables = Tables(store)
@@ -95,15 +108,23 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     static = resources.files("reussite.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
-    # Innermost: the game actions and views, answered without FastAPI's layers.
+
+    # The site's own layers, in front of FastAPI (and of Starlette's middleware stack, which
+    # every request would otherwise cross first): the edge names the player, refuses
+    # cross-site requests and adds the security headers; the rate limit inside it, so a 429
+    # carries the site's headers too; innermost, the hot path answers the game actions and
+    # views without FastAPI's layers, and hands everything else on to FastAPI.
+    async def fastapi_app(scope: Scope, receive: Receive, send: Send) -> None:
+        await FastAPI.__call__(app, scope, receive, send)
+
+    front: ASGIApp = fastapi_app
     if os.environ.get("REUSSITE_FAST_PATH", "on").lower() not in ("off", "0", "no"):
-        app.add_middleware(FastPath, tables=app.state.tables, url=url, dialect=store.dialect)
-    # Inside the edge (which names the player), so a 429 carries the site's headers too.
-    app.add_middleware(RateLimit,
-                       player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
-                       anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
-                                               DEFAULT_ANONYMOUS_LIMIT))
-    app.add_middleware(Edge, signer=signer, allowed_origins=origins)
+        front = FastPath(front, tables=app.state.tables, url=url, dialect=store.dialect)
+    front = RateLimit(front,
+                      player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
+                      anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
+                                              DEFAULT_ANONYMOUS_LIMIT))
+    app.front = Edge(front, signer=signer, allowed_origins=origins)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:

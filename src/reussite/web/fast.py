@@ -15,8 +15,9 @@ Where the action runs: on SQLite, on the event loop's thread itself through
 :class:`~reussite.web.hotdb.SqliteGames` (a SQLite write takes tens of microseconds; threads
 waking each other and the interpreter lock handed over cost more than the work), and in the
 thread pool through the patient store when SQLite's write lock is held elsewhere. On
-PostgreSQL, in a pool of threads, each with its own connection
-(:class:`~reussite.web.hotdb.PostgresGames`): the database's round trips and commits overlap.
+PostgreSQL, on the event loop too, in a greenlet whose statements are awaited on
+asynchronous connections (:class:`~reussite.web.hotdb.PostgresGames`): many actions are in
+flight at once, their round trips and commits overlap, and no thread is involved.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from typing import Any, TypeVar
 
@@ -42,7 +42,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from reussite.engine import Move
 from reussite.games import UnknownGameError
 from reussite.web import hintpool
-from reussite.web.hotdb import Busy, PostgresGames, SqliteGames
+from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
 from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
 from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
@@ -103,7 +103,7 @@ class FastPath:
         self.tables = tables
         self.loop_tables: Tables | None = None
         self.thread_tables = tables
-        self.executor: ThreadPoolExecutor | None = None
+        self.pg_tables: Tables | None = None
         if dialect == "sqlite" and url.startswith("sqlite:///") and \
                 url.removeprefix("sqlite:///") not in ("", ":memory:"):
             self.loop_db: SqliteGames | None = SqliteGames(url)
@@ -112,18 +112,9 @@ class FastPath:
             self.loop_db = None
         if dialect == "postgresql":
             self.pg_db: PostgresGames | None = PostgresGames(url)
-            self.thread_tables = tables.using(self.pg_db)
-            self.executor = ThreadPoolExecutor(16, thread_name_prefix="reussite-hot")
+            self.pg_tables = tables.using(self.pg_db)
         else:
             self.pg_db = None
-
-    def close(self) -> None:
-        if self.loop_db is not None:
-            self.loop_db.close()
-        if self.executor is not None:
-            self.executor.shutdown(wait=False)
-        if self.pg_db is not None:
-            self.pg_db.close()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -262,9 +253,8 @@ class FastPath:
             finally:
                 if writes and lock is not None:
                     lock.release()
-        if self.executor is not None:
-            return await asyncio.get_running_loop().run_in_executor(
-                self.executor, work, self.thread_tables)
+        if self.pg_tables is not None:
+            return await run_on_loop(work, self.pg_tables)
         return await run_in_threadpool(work, self.thread_tables)
 
     async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:

@@ -13,21 +13,24 @@ answer) on plain DB-API connections:
   lock (another process, or this process's thread pool writing a new game), it raises
   :class:`Busy` before anything is written and the caller does the action again in a thread,
   through the patient :class:`~reussite.web.storage.Store`, so the event loop never sleeps.
-- :class:`PostgresGames`: one connection per worker thread, in autocommit; a move is a single
-  statement (the conditional update and the move's insertion in one ``WITH``), so one round
-  trip and one commit. A connection that fails is dropped (the next action opens a new one)
-  and the action is answered 503.
+- :class:`PostgresGames`: asynchronous autocommit connections awaited on the event loop
+  (the action itself runs in a greenlet there); a move is a single statement (the conditional
+  update and the move's insertion in one ``WITH``), so one round trip and one commit. A
+  connection that fails is dropped (the next action opens a new one) and the action is
+  answered 503.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import sqlite3
-import threading
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.util import await_only, greenlet_spawn
 
 from reussite.web.storage import (
     Change,
@@ -39,6 +42,8 @@ from reussite.web.storage import (
     new_game_values,
     row_after,
 )
+
+T = TypeVar("T")
 
 _COLUMNS = ("id, player_id, game, number, version, cursor, length, status, used_undo, "
             "used_hint, elapsed_ms, created_at, updated_at, won_at, won_moves, won_ms, "
@@ -199,94 +204,131 @@ _PG_MOVE_WON = _pyformat("WITH u AS (UPDATE games SET " + _SET_WON + _WHERE + " 
 
 
 class PostgresGames:
-    """The game statements on PostgreSQL, one autocommit connection per thread."""
+    """The game statements on PostgreSQL, for the event loop: asynchronous connections.
 
-    def __init__(self, url: str) -> None:
-        engine = make_engine(url)  # only for the dialect's reading of the URL and connect()
-        self._dialect = engine.dialect
-        self._args = engine.dialect.create_connect_args(make_url(url))
+    The actions of :class:`~reussite.web.play.Tables` are plain functions; the hot path runs
+    them in a greenlet on the event loop (:func:`run_on_loop`), and each statement here waits
+    for PostgreSQL without blocking the loop (:func:`sqlalchemy.util.await_only`). So many
+    actions are in flight at once (their commits share PostgreSQL's WAL flushes), and no
+    thread is woken for any of them.
+
+    Up to ``size`` autocommit connections, opened when needed; a connection that fails is
+    closed (the action is answered 503) and the next action opens a new one.
+    """
+
+    def __init__(self, url: str, size: int = 48, wait: float = 10.0) -> None:
+        engine = make_engine(url)  # only for the dialect's reading of the URL
+        args, kwargs = engine.dialect.create_connect_args(make_url(url))
         engine.dispose()
-        self._local = threading.local()
-        self._all: list[Any] = []
-        self._lock = threading.Lock()
+        kwargs.setdefault("connect_timeout", 10)
+        self._args, self._kwargs = args, kwargs
+        self._size = size
+        self._wait = wait
+        self._idle: list[Any] = []
+        self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _connection(self) -> Any:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._dialect.connect(*self._args[0], **self._args[1])
-            conn.autocommit = True
-            self._local.conn = conn
-            with self._lock:
-                self._all.append(conn)
-        return conn
-
-    def _drop(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        self._local.conn = None
-        if conn is not None:
-            with self._lock:
-                if conn in self._all:
-                    self._all.remove(conn)
-            with contextlib.suppress(Exception):  # a broken connection may fail to close too
-                conn.close()
-
-    def close(self) -> None:
-        with self._lock:
-            conns, self._all = self._all, []
-        for c in conns:
-            with contextlib.suppress(Exception):
-                c.close()
-
-    def _run(self, work: Any) -> Any:
+    async def _connect(self) -> Any:
         import psycopg
 
+        return await psycopg.AsyncConnection.connect(*self._args, autocommit=True,
+                                                     **self._kwargs)
+
+    async def _run(self, work: Callable[[Any], Awaitable[T]]) -> T:
+        import psycopg
+
+        loop = asyncio.get_running_loop()
+        if self._slots is None or loop is not self._loop:
+            # Connections belong to one event loop (a test client may start several in turn).
+            self._loop, self._slots, self._idle = loop, asyncio.Semaphore(self._size), []
         try:
-            return work(self._connection())
-        except psycopg.OperationalError as e:
-            self._drop()
-            raise Unavailable(str(e).splitlines()[0] if str(e) else type(e).__name__) from e
-        except psycopg.Error:
-            self._drop()
+            await asyncio.wait_for(self._slots.acquire(), self._wait)
+        except TimeoutError:
+            raise Unavailable("every connection stayed busy") from None
+        conn = None
+        try:
+            conn = self._idle.pop() if self._idle else await self._connect()
+            result = await work(conn)
+        except BaseException as e:
+            if conn is not None:  # in an unknown state: not used again
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            if isinstance(e, psycopg.OperationalError):
+                raise Unavailable(type(e).__name__) from e
             raise
+        else:
+            self._idle.append(conn)
+            return result
+        finally:
+            self._slots.release()
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, []
+        for c in idle:
+            with contextlib.suppress(Exception):
+                await c.close()
+
+    # What the actions call, in their greenlet (see run_on_loop).
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        values = self._run(lambda c: c.execute(
-            _PG_GET_GAME, {"gid": game_id, "pid": player_id}).fetchone())
+        async def work(c: Any) -> Any:
+            cur = await c.execute(_PG_GET_GAME, {"gid": game_id, "pid": player_id})
+            return await cur.fetchone()
+
+        values = await_only(self._run(work))
         return None if values is None else row_of(values)
 
     def line(self, game_id: str, length: int) -> list[str]:
-        rows = self._run(lambda c: c.execute(
-            _PG_LINE, {"gid": game_id, "length": length}).fetchall())
-        return [r[0] for r in rows]
+        async def work(c: Any) -> Any:
+            cur = await c.execute(_PG_LINE, {"gid": game_id, "length": length})
+            return await cur.fetchall()
+
+        return [r[0] for r in await_only(self._run(work))]
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         values, params = commit_values(row, change)
         seq = change.cursor - 1
 
-        def work(conn: Any) -> bool:
+        async def work(c: Any) -> bool:
             if change.append is not None and row.length <= seq:
                 # The usual move: nothing to cut, one statement is the whole transaction.
                 params.update(seq=seq, move=change.append)
-                done = conn.execute(_PG_MOVE_WON if change.won else _PG_MOVE, params)
-                return bool(done.rowcount == 1)
-            with conn.transaction():
-                done = conn.execute(_PG_UPDATE_WON if change.won else _PG_UPDATE, params)
-                if done.rowcount != 1:
+                cur = await c.execute(_PG_MOVE_WON if change.won else _PG_MOVE, params)
+                return bool(cur.rowcount == 1)
+            async with c.transaction():
+                cur = await c.execute(_PG_UPDATE_WON if change.won else _PG_UPDATE, params)
+                if cur.rowcount != 1:
                     return False  # nothing written; the transaction ends empty
                 if change.append is not None:
-                    conn.execute(_PG_CUT_LINE, {"gid": row.id, "seq": seq})
-                    conn.execute(_PG_APPEND, {"gid": row.id, "seq": seq,
-                                              "move": change.append})
+                    await c.execute(_PG_CUT_LINE, {"gid": row.id, "seq": seq})
+                    await c.execute(_PG_APPEND, {"gid": row.id, "seq": seq,
+                                                 "move": change.append})
             return True
 
-        return row_after(row, values) if self._run(work) else None
+        return row_after(row, values) if await_only(self._run(work)) else None
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow:
         values = new_game_values(game_id, player_id, game, number, status)
-        self._run(lambda c: c.execute(_PG_CREATE, values))
+
+        async def work(c: Any) -> None:
+            await c.execute(_PG_CREATE, values)
+
+        await_only(self._run(work))
         return GameRow.from_mapping(values)
 
     def mark_hint(self, row: GameRow) -> None:
-        if not row.used_hint:
-            self._run(lambda c: c.execute(_PG_MARK_HINT, {"gid": row.id, "yes": True}))
+        if row.used_hint:
+            return
+
+        async def work(c: Any) -> None:
+            await c.execute(_PG_MARK_HINT, {"gid": row.id, "yes": True})
+
+        await_only(self._run(work))
+
+
+async def run_on_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, a plain function whose statements wait with ``await_only`` (as
+    :class:`PostgresGames`'s do), run in a greenlet on the event loop."""
+    result: T = await greenlet_spawn(work, *args)
+    return result
