@@ -96,16 +96,13 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     import uvicorn
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from reussite.web.app import create_app, database_url
+    from reussite.web.app import database_url, serving_app
     from reussite.web.storage import Store
 
     url = database_url(db)
-    if os.environ.get("REUSSITE_SWITCH_INTERVAL"):
-        import sys as _sys
-        _sys.setswitchinterval(float(os.environ["REUSSITE_SWITCH_INTERVAL"]))
     try:
         if workers == 1:
-            application = create_app(url)
+            application = serving_app(url)
         else:
             store = Store(url)
             store.migrate()
@@ -123,7 +120,7 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     else:
         # Each worker process builds its own application from the environment.
         os.environ["REUSSITE_DATABASE_URL"] = url
-        uvicorn.run("reussite.web.app:create_app", factory=True, workers=workers, **options)
+        uvicorn.run("reussite.web.app:serving_app", factory=True, workers=workers, **options)
 
 
 def main(argv: list[str] | None = None) -> int:

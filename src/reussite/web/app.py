@@ -7,6 +7,7 @@ PostgreSQL database (``uvicorn --factory reussite.web.app:create_app --workers 4
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from collections.abc import Iterator
@@ -168,3 +169,17 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.add_exception_handler(Unavailable, unavailable)
     return app
 
+
+
+def serving_app(database: str | None = None) -> FastAPI:
+    """:func:`create_app` for a server process (``reussite serve``, or a factory for uvicorn).
+
+    The objects made so far (modules, the application, its routes and models: about 110,000)
+    are frozen out of the garbage collector's reach, so that a full collection, which pauses
+    every request of the process, walks only the objects made since (about 25,000 under the
+    load test) instead of all of them.
+    """
+    app = create_app(database)
+    gc.collect()
+    gc.freeze()
+    return app
