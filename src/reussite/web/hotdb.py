@@ -216,7 +216,7 @@ class PostgresGames:
     closed (the action is answered 503) and the next action opens a new one.
     """
 
-    def __init__(self, url: str, size: int = 48, wait: float = 10.0) -> None:
+    def __init__(self, url: str, size: int = 16, wait: float = 10.0) -> None:
         engine = make_engine(url)  # only for the dialect's reading of the URL
         args, kwargs = engine.dialect.create_connect_args(make_url(url))
         engine.dispose()

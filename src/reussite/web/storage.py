@@ -273,7 +273,9 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(u, pool_size=40, max_overflow=0, pool_timeout=10)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10, pool_pre_ping=True)
+    # The game actions and views use connections of their own (reussite.web.hotdb, 16 a
+    # process); this pool serves the pages, lists, statistics and health checks.
+    return create_engine(u, pool_size=4, max_overflow=8, pool_timeout=10, pool_pre_ping=True)
 
 
 class Store:
