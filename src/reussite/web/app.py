@@ -1,7 +1,7 @@
 """The application factory: ``create_app(database_url)`` gives the ASGI application.
 
 Run it with ``reussite serve``, or under any ASGI server as a factory, several processes on one
-PostgreSQL database (``uvicorn --factory reussite.web.app:create_app --workers 4``, the URL in
+PostgreSQL database (``uvicorn --factory reussite.web.app:serving_app --workers 4``, the URL in
 ``REUSSITE_DATABASE_URL``): no state lives only in a process's memory.
 """
 
