@@ -115,6 +115,12 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     options: dict[str, Any] = dict(host=host, port=port, log_level="info",
                                    proxy_headers=True, server_header=False,
                                    access_log=access_log)
+    try:
+        from reussite.web.wire import Protocol  # httptools (uvicorn[standard]): one write an answer
+
+        options["http"] = Protocol
+    except ImportError:
+        pass
     if workers == 1:
         uvicorn.run(application, **options)
     else:
