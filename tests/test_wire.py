@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from reussite.web.wire import HeadHoldingTransport
@@ -49,7 +50,9 @@ def test_a_head_and_its_body_are_one_write_and_a_lone_head_goes_out_on_the_next_
         assert t.get_extra_info("peername") == "info:peername"
         return seen
 
-    one, held, released, closed = asyncio.run(scenario())
+    # A loop of its own in a thread of its own (a browser test may leave one running here).
+    with ThreadPoolExecutor(1) as thread:
+        one, held, released, closed = thread.submit(asyncio.run, scenario()).result()
     assert one == [HEAD + b"{}"]
     assert held == one
     assert released == [HEAD + b"{}", HEAD]
