@@ -90,8 +90,12 @@ def lang_of(scope: Scope) -> str:
 
 async def respond(send: Send, status: int, body: bytes,
                   extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-length", str(len(body)).encode()), _JSON, _NO_STORE, *extra]})
+    """An answer with the headers FastAPI's routes give it (a view or a hint: ``no-store``;
+    an error: as the application's exception handlers make it)."""
+    headers = [(b"content-length", str(len(body)).encode()), _JSON, *extra]
+    if status < 400:
+        headers.append(_NO_STORE)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
