@@ -112,9 +112,6 @@ class SqliteGames:
         _sqlite_pragmas(self.conn, None)
         self.conn.execute("PRAGMA busy_timeout=0")
 
-    def close(self) -> None:
-        self.conn.close()
-
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
         try:
             values = self.conn.execute(GET_GAME, {"gid": game_id, "pid": player_id}).fetchone()
@@ -261,12 +258,6 @@ class PostgresGames:
             return result
         finally:
             self._slots.release()
-
-    async def aclose(self) -> None:
-        idle, self._idle = self._idle, []
-        for c in idle:
-            with contextlib.suppress(Exception):
-                await c.close()
 
     # What the actions call, in their greenlet (see run_on_loop).
 
