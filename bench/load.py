@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -39,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from orjson import dumps, loads  # the site's JSON library: the client's CPU is the server's too
 
 GAMES_FALLBACK = ["astrocyte", "athena", "auld-lang-syne", "freds-spider", "klondike",
                   "klondike-draw-3", "leap-year", "minerva", "spider"]
@@ -57,7 +60,7 @@ class Answer:
     body: bytes
 
     def json(self) -> Any:
-        return json.loads(self.body)
+        return loads(self.body)
 
 
 class Connection:
@@ -94,7 +97,7 @@ class Connection:
 
     async def _exchange(self, method: str, path: str, body: Any) -> Answer:
         assert self.reader is not None and self.writer is not None
-        payload = b"" if body is None else json.dumps(body).encode()
+        payload = b"" if body is None else dumps(body)
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
                  "Accept: application/json, text/html"]
         if self.cookies:
@@ -171,6 +174,9 @@ class Settings:
     human_pause: tuple[float, float]
     max_moves: int
     games: list[str]
+    interval: float = 0.0
+    hint_share: float = 0.02
+    """Paced mode: each player sends a request every ``interval`` seconds (0: flat out)."""
 
 
 class Player:
@@ -182,6 +188,9 @@ class Player:
         self.rng = rng
         self.human = human
         self.conn = Connection(cfg.host, cfg.port)
+        # Paced players start at a random point of their first interval, so they do not
+        # knock all at once.
+        self.next_at = time.monotonic() + rng.uniform(0, cfg.interval)
 
     def running(self) -> bool:
         return (time.monotonic() < self.cfg.deadline
@@ -189,6 +198,13 @@ class Player:
 
     async def call(self, kind: str, method: str, path: str, body: Any = None,
                    expect: int = 200) -> Answer | None:
+        if self.cfg.interval > 0:
+            now = time.monotonic()
+            if self.next_at > now:
+                await asyncio.sleep(self.next_at - now)
+            # The next request is due one interval (jittered) after this one was due, or
+            # after now if the player is late: a late player does not send a burst to catch up.
+            self.next_at = max(self.next_at, now) + self.cfg.interval * self.rng.uniform(0.5, 1.5)
         self.tally.requests += 1
         t0 = time.perf_counter()
         try:
@@ -238,7 +254,7 @@ class Player:
             elif roll < 0.09 and view["can_redo"]:
                 a = await self.call("redo", "POST", f"/api/games/{gid}/redo",
                                     {"version": view["version"]})
-            elif roll < 0.11:
+            elif self.cfg.hint_share > 0 and roll < 0.09 + self.cfg.hint_share:
                 h = await self.call("hint", "GET", f"/api/games/{gid}/hint")
                 if h is None:
                     return
@@ -298,14 +314,51 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def start_server(db: str, port: int, log: Path,
-                 env_extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each child process of ``pid`` (the hint workers of the server)."""
+    out: dict[int, float] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out[int(d.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every ``postgres`` process on this machine (shared with whatever else
+    uses that server meanwhile: an upper bound of what the run cost PostgreSQL)."""
+    total = 0.0
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            head, _, rest = (d / "stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.endswith("(postgres"):
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def start_server(db: str, port: int, log: Path, env_extra: dict[str, str] | None = None,
+                 workers: int = 1) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.pop("REUSSITE_DATABASE_URL", None)
     env.update(env_extra or {})
     proc = subprocess.Popen(
         [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db,
-         "--no-access-log"],
+         "--no-access-log", "--workers", str(workers)],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -333,12 +386,14 @@ async def fetch_games(host: str, port: int) -> list[str]:
 
 async def run_players(host: str, port: int, players: int, duration: float, max_requests: int,
                       human_share: float, seed: int, max_moves: int = 200,
-                      human_pause: tuple[float, float] = (0.3, 1.5)) -> tuple[Tally, float]:
+                      human_pause: tuple[float, float] = (0.3, 1.5),
+                      rate: float = 0.0, hint_share: float = 0.02) -> tuple[Tally, float]:
     games = await fetch_games(host, port)
     tally = Tally()
     start = time.monotonic()
     cfg = Settings(host, port, start + duration, max_requests, human_share, human_pause,
-                   max_moves, games)
+                   max_moves, games, interval=players / rate if rate > 0 else 0.0,
+                   hint_share=hint_share)
     rng = random.Random(seed)
     crowd = [Player(i, cfg, tally, random.Random(rng.random()), i < players * human_share)
              for i in range(players)]
@@ -380,11 +435,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-requests", type=int, default=200_000)
     ap.add_argument("--human-share", type=float, default=0.25,
                     help="share of players pausing 0.3-1.5 s between actions (default 0.25)")
+    ap.add_argument("--rate", type=float, default=0.0,
+                    help="paced mode: the players send this many requests per second in all,"
+                         " each at an even pace (default 0: flat out, --human-share pausing)")
+    ap.add_argument("--hint-share", type=float, default=0.02,
+                    help="share of a player's actions that ask for a hint (default 0.02)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes for the started server (default 1)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = ap.parse_args(argv)
     if not 1 <= args.players <= 5000 or not 0 < args.duration <= 3600:
         ap.error("--players must be 1..5000 and --duration 0..3600 s")
+    if not 0 <= args.rate <= 100_000 or not 1 <= args.workers <= 16:
+        ap.error("--rate must be 0..100000 and --workers 1..16")
+    human_share = 0.0 if args.rate > 0 else args.human_share
 
     proc = None
     tmp = tempfile.TemporaryDirectory(prefix="reussite-load-")
@@ -398,14 +463,26 @@ def main(argv: list[str] | None = None) -> int:
             host, port = "127.0.0.1", free_port()
             db = args.db or f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
             log = Path(tmp.name) / "server.log"
-            proc = start_server(db, port, log)
+            proc = start_server(db, port, log, workers=args.workers)
             print(f"server: reussite serve --port {port} --db {db.split('@')[-1]}",
                   file=sys.stderr)
         cpu0 = cpu_seconds(proc.pid) if proc is not None else 0.0
+        kids0 = children_cpu(proc.pid) if proc is not None else {}
+        mine0 = own_cpu()
+        pg0 = postgres_cpu()
+        load0 = os.getloadavg()[0]
         tally, elapsed = asyncio.run(run_players(
-            host, port, args.players, args.duration, args.max_requests, args.human_share,
-            args.seed))
+            host, port, args.players, args.duration, args.max_requests, human_share,
+            args.seed, rate=args.rate, hint_share=args.hint_share))
+        client_cpu = own_cpu() - mine0
+        pg_cpu = postgres_cpu() - pg0
+        load1 = os.getloadavg()[0]
         server_cpu = cpu_seconds(proc.pid) - cpu0 if proc is not None else 0.0
+        kids = children_cpu(proc.pid) if proc is not None else {}
+        kids_cpu = sum(v - kids0.get(k, 0.0) for k, v in kids.items())
+        if args.workers > 1 and proc is not None:
+            # The server processes are the children; the parent only watches them.
+            server_cpu, kids_cpu = server_cpu + kids_cpu, 0.0
     finally:
         if proc is not None:
             proc.terminate()
@@ -415,9 +492,16 @@ def main(argv: list[str] | None = None) -> int:
                 proc.kill()
         tmp.cleanup()
     print(report(tally, elapsed))
+    per = 1000 / max(1, tally.requests)
     if server_cpu:
-        print(f"server CPU: {server_cpu:.1f} s, {server_cpu / max(1, tally.requests) * 1000:.2f}"
-              f" ms per request (the machine's load shared the rest)")
+        print(f"server CPU: {server_cpu:.1f} s, {server_cpu * per:.2f} ms per request;"
+              f" its hint workers {kids_cpu:.1f} s; this load client {client_cpu:.1f} s,"
+              f" {client_cpu * per:.2f} ms per request")
+    if pg_cpu > 0:
+        print(f"PostgreSQL processes (all of them, shared): {pg_cpu:.1f} s,"
+              f" {pg_cpu * per:.2f} ms per request")
+    print(f"load average: {load0:.2f} at the start, {load1:.2f} at the end"
+          f" ({os.cpu_count()} cores)")
     if args.json:
         moves = tally.latencies.get("move", [])
         print(json.dumps({
@@ -426,7 +510,12 @@ def main(argv: list[str] | None = None) -> int:
             "move_p50_ms": percentile(moves, 50) * 1000,
             "move_p95_ms": percentile(moves, 95) * 1000,
             "move_p99_ms": percentile(moves, 99) * 1000,
-            "errors": len(tally.errors), "lost_moves": tally.lost_moves}))
+            "errors": len(tally.errors), "lost_moves": tally.lost_moves,
+            "server_cpu_ms_per_request": server_cpu * per,
+            "hint_workers_cpu_s": kids_cpu,
+            "postgres_cpu_ms_per_request": pg_cpu * per,
+            "client_cpu_ms_per_request": client_cpu * per,
+            "load_average": [load0, load1]}))
     return 1 if tally.errors else 0
 
 

@@ -3,8 +3,10 @@ error by error, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -12,6 +14,7 @@ from webtools import new_game
 
 from reussite.engine import Move, Position
 from reussite.games import CATALOGUE, get_game
+from reussite.web.hotdb import PostgresGames, SqliteGames
 from reussite.web.models import GameView
 
 
@@ -321,7 +324,21 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
     def down(*args: object) -> None:
         raise OperationalError("SELECT", {}, Exception("connection refused"))
 
+    def sqlite_down(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error: connection refused")
+
+    real_run = PostgresGames._run
+
+    async def postgres_down(games: PostgresGames, work: object) -> object:
+        async def refused(conn: object) -> None:
+            raise psycopg.OperationalError("connection refused")
+
+        return await real_run(games, refused)  # the real translation of the failure
+
+    # Every way a game is read: the store (FastAPI's routes) and the hot path's drivers.
     monkeypatch.setattr(store, "get_game", down)
+    monkeypatch.setattr(SqliteGames, "get_game", sqlite_down)
+    monkeypatch.setattr(PostgresGames, "_run", postgres_down)
     r = client.get(f"/api/games/{view['id']}")
     assert r.status_code == 503 and "unavailable" in r.json()["detail"]
     assert "connection refused" not in r.text

@@ -97,13 +97,13 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     import uvicorn
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from reussite.web.app import create_app, database_url
+    from reussite.web.app import database_url, serving_app
     from reussite.web.storage import Store
 
     url = database_url(db)
     try:
         if workers == 1:
-            application = create_app(url)
+            application = serving_app(url)
         else:
             store = Store(url)
             store.migrate()
@@ -116,12 +116,18 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     options: dict[str, Any] = dict(host=host, port=port, log_level="info",
                                    proxy_headers=True, server_header=False,
                                    access_log=access_log)
+    try:
+        from reussite.web.wire import Protocol  # httptools (uvicorn[standard]): one write an answer
+
+        options["http"] = Protocol
+    except ImportError:
+        pass
     if workers == 1:
         uvicorn.run(application, **options)
     else:
         # Each worker process builds its own application from the environment.
         os.environ["REUSSITE_DATABASE_URL"] = url
-        uvicorn.run("reussite.web.app:create_app", factory=True, workers=workers, **options)
+        uvicorn.run("reussite.web.app:serving_app", factory=True, workers=workers, **options)
 
 
 def main(argv: list[str] | None = None) -> int:

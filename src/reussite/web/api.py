@@ -7,14 +7,13 @@ models document them), because a view is the hot path of the site.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
-from reussite.engine import Move, Position, RawMove
+from reussite.engine import Move
 from reussite.games import CATALOGUE, UnknownGameError
 from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import (
@@ -34,7 +33,7 @@ from reussite.web.models import (
 )
 from reussite.web.play import Outcome, Refused, Tables
 from reussite.web.stats import player_stats
-from reussite.web.storage import GameRow
+from reussite.web.views import dumps, view_json
 from reussite.winnable import winnable_numbers
 
 
@@ -80,33 +79,13 @@ def lang_of(request: Request) -> str:
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    return Response(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
-                    status_code=status, media_type="application/json",
+    return Response(dumps(data), status_code=status, media_type="application/json",
                     headers={"cache-control": "no-store"})
 
 
-def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
-            raw: list[RawMove] | None = None) -> dict[str, Any]:
-    """A game's view: what the player sees, and nothing of what lies face down."""
-    raw = pos.raw_moves() if raw is None else raw
-    legal = [pos.to_move(m).to_json() for m in raw]
-    status = pos.status(raw)
-    rules = pos.rules
-    return {
-        "id": row.id, "game": row.game, "number": row.number, "version": row.version,
-        "status": status, "piles": pos.player_view(), "legal_moves": legal,
-        "can_undo": row.cursor > 0, "can_redo": row.cursor < row.length,
-        "moves": pos.moves_played, "score": pos.score, "redeals_left": pos.redeals_left,
-        "elapsed_seconds": row.elapsed_ms / 1000, "used_undo": row.used_undo,
-        "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
-        "draw": rules.stock.draw if rules.has_waste else 0,
-        "build": rules.tableau.build.value if rules.tableau else None,
-    }
-
-
 def answer(outcome: Outcome, status: int = 200) -> Response:
-    return json_response(view_of(outcome.row, outcome.pos, outcome.events, outcome.legal),
-                         status)
+    return Response(view_json(outcome), status_code=status, media_type="application/json",
+                    headers={"cache-control": "no-store"})
 
 
 def move_of(model: PileMove | StockMove) -> Move:

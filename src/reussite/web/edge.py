@@ -20,13 +20,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, Signer
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PLAYER_COOKIE = "reussite_player"
 PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
 MAX_BODY = 32 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+KNOWN_COOKIES = 20_000
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -38,6 +39,9 @@ SECURITY_HEADERS = {
     "referrer-policy": "same-origin",
     "cross-origin-opener-policy": "same-origin",
 }
+
+
+_SECURITY_RAW = tuple((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())
 
 
 def player_signer(secret: str) -> Signer:
@@ -57,10 +61,24 @@ class Edge:
         self.signer = signer
         self.max_body = max_body
         self.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+        self._known: dict[str, str | None] = {}
+        """Cookie headers already read, and the player each names (or None): the same header
+        always gives the same answer, so its signature is checked once (bounded)."""
 
     def player_from_cookie(self, header: str | None) -> str | None:
         if not header or PLAYER_COOKIE not in header:
             return None
+        try:
+            return self._known[header]
+        except KeyError:
+            pass
+        player = self._read_cookie(header)
+        if len(self._known) >= KNOWN_COOKIES:
+            self._known.clear()
+        self._known[header] = player
+        return player
+
+    def _read_cookie(self, header: str) -> str | None:
         cookie: SimpleCookie = SimpleCookie()
         try:
             cookie.load(header)
@@ -112,12 +130,11 @@ class Edge:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                h = MutableHeaders(scope=message)
-                for k, v in SECURITY_HEADERS.items():
-                    if k not in h:
-                        h[k] = v
+                raw = message["headers"] = list(message.get("headers", ()))
+                present = {bytes(k).lower() for k, _ in raw}
+                raw.extend(kv for kv in _SECURITY_RAW if kv[0] not in present)
                 if cookie_to_set is not None:
-                    h.append("set-cookie", cookie_to_set)
+                    raw.append((b"set-cookie", cookie_to_set.encode("latin-1")))
             await send(message)
 
         if scope["method"] not in SAFE_METHODS:
@@ -146,6 +163,7 @@ class Edge:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
+            state["body"] = body  # for the hot path (reussite.web.fast), read once here
             delivered = False
 
             async def replay() -> Message:

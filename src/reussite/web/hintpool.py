@@ -7,13 +7,17 @@ server's time with only 2% of the requests). So hints run in a small pool of wor
 processes; the web process only sends the deal and the moves played, and gets a move back.
 
 ``REUSSITE_HINT_WORKERS`` sets the pool's size (default 1; 0 computes hints in the web
-process, as before). If the pool cannot answer within ``HINT_TIMEOUT`` seconds, or already has
-``QUEUE_PER_WORKER`` hints waiting per worker (a crowd asking for hints), the hint is the quick
-one, computed from the visible cards alone, at once. The pool keeps nothing between hints.
+process, as before); ``REUSSITE_HINT_NICE`` (default 10) is how much lower the workers'
+scheduling priority is than the web process's. If the pool cannot answer within
+``HINT_TIMEOUT`` seconds, or already has ``QUEUE_PER_WORKER`` hints waiting per worker (a
+crowd asking for hints), the hint is the quick one, computed from the visible cards alone, at
+once. The pool keeps nothing between hints.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -55,9 +59,22 @@ def _hint_for(game: str, number: int, line: list[RawMove]) -> RawMove | None:
     return suggest_move(pos)
 
 
+def _nice() -> int:
+    value = os.environ.get("REUSSITE_HINT_NICE", "10")
+    return int(value) if value.isdigit() else 10
+
+
 def _watch_parent(parent: int) -> None:
     """In a worker: end when the web process is gone (even killed with SIGKILL, which gives
-    the pool no chance to stop its workers), rather than linger as an orphan."""
+    the pool no chance to stop its workers), rather than linger as an orphan.
+
+    The worker also lowers its scheduling priority (``REUSSITE_HINT_NICE``, default 10): a
+    hint's search may use a whole core for half a second, and the moves of every player must
+    not wait behind it; under load hints get what is left, and fall back to the quick hint
+    after ``HINT_TIMEOUT``."""
+    with contextlib.suppress(OSError):
+        os.nice(_nice())
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -103,6 +120,43 @@ def hint(pos: Position) -> RawMove | None:
         return quick_move(pos)
     except Exception:
         # A broken pool (a worker killed): make a new one next time, answer from here now.
+        global _pool
+        with _pool_lock:
+            _pool = None
+        return quick_move(pos)
+    finally:
+        with _pool_lock:
+            _waiting -= 1
+
+
+def has_pool() -> bool:
+    """Whether hints are computed in worker processes (else in the calling thread)."""
+    return _workers() > 0
+
+
+async def hint_async(pos: Position) -> RawMove | None:
+    """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
+    pool = _get_pool()
+    if pool is None:
+        return suggest_move(pos)
+    global _waiting
+    with _pool_lock:
+        if _waiting >= QUEUE_PER_WORKER * _workers():
+            busy = True
+        else:
+            busy = False
+            _waiting += 1
+    if busy:
+        return quick_move(pos)
+    line = [raw for raw, _steps in pos.history]
+    try:
+        future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
+        result: RawMove | None = await asyncio.wait_for(asyncio.wrap_future(future),
+                                                        HINT_TIMEOUT)
+        return None if result is None else tuple(result)  # type: ignore[return-value]
+    except TimeoutError:
+        return quick_move(pos)  # wait_for cancelled the future
+    except Exception:
         global _pool
         with _pool_lock:
             _pool = None

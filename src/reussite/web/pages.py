@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, Signer
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.rules import GameRules
@@ -45,7 +46,8 @@ WEB = resources.files("reussite.web")
 def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(str(WEB / "templates")),
                       autoescape=select_autoescape(["html"]),
-                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=False)  # templates ship with the package: no stat a page
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     return env
 
@@ -95,10 +97,14 @@ def tables(request: Request) -> Tables:
     return t
 
 
+# The pages are rendered on the event loop (a few milliseconds of Python), their database
+# reads in the thread pool: a thread rendering a page would hold the interpreter lock in turns
+# with the event loop, and every request of the hot path (reussite.web.fast) would wait for it.
+
 @router.get("/", response_class=HTMLResponse)
-def catalogue_page(request: Request) -> HTMLResponse:
+async def catalogue_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    unfinished = tables(request).recent(player, None, "playing", 5)
+    unfinished = await run_in_threadpool(tables(request).recent, player, None, "playing", 5)
     seeds = [CATALOGUE[g] for g in SEED_GAMES]
     relatives = [g for g in CATALOGUE.values() if g.id not in SEED_GAMES]
     resume = [(CATALOGUE[r.game], r) for r in unfinished if r.game in CATALOGUE]
@@ -106,7 +112,7 @@ def catalogue_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: str) -> HTMLResponse:
+async def game_page(request: Request, game_id: str) -> HTMLResponse:
     rules: GameRules | None = CATALOGUE.get(game_id)
     if rules is None:
         raise HTTPException(404, "There is no such game")
@@ -121,9 +127,9 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
 
 
 @router.get("/stats", response_class=HTMLResponse)
-def stats_page(request: Request) -> HTMLResponse:
+async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    rows = player_stats(tables(request).store.player_games(player))
+    rows = player_stats(await run_in_threadpool(tables(request).store.player_games, player))
     return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
 
 
@@ -146,6 +152,7 @@ async def post_feedback(request: Request) -> Response:
     back = f"/games/{game}" if game else "/"
     if not message or len(message) > MAX_FEEDBACK:
         return RedirectResponse(f"{back}?feedback=invalid#feedback", status_code=303)
-    tables(request).store.add_feedback(player, game, lang_of(request), message)
+    await run_in_threadpool(tables(request).store.add_feedback, player, game,
+                            lang_of(request), message)
     return RedirectResponse(f"{back}?feedback=thanks#feedback", status_code=303)
 

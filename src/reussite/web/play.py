@@ -10,6 +10,7 @@ turn.
 
 from __future__ import annotations
 
+import copy
 import re
 import secrets
 import threading
@@ -30,6 +31,7 @@ from reussite.engine import (
 )
 from reussite.games import get_game
 from reussite.web import hintpool
+from reussite.web.hotdb import GameStore
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, Store, now_ms
 from reussite.winnable import winnable_numbers
@@ -132,14 +134,23 @@ class Tables:
 
     def __init__(self, store: Store, cache_size: int = 4096) -> None:
         self.store = store
+        self.db: GameStore = store
+        """Where a game's row and line are read and its changes committed (the store, or the
+        hot path's driver-level statements: :mod:`reussite.web.hotdb`)."""
         self.cache = PositionCache(cache_size)
+
+    def using(self, db: GameStore) -> Tables:
+        """The same games (and the same cache) through another :class:`GameStore`."""
+        other = copy.copy(self)
+        other.db = db
+        return other
 
     # ------------------------------------------------------------------ reading
 
     def _load(self, player: str, game_id: str) -> Loaded:
         if not GAME_ID.fullmatch(game_id):
             raise NotFound(game_id)  # not one of our ids: no need to ask the database
-        row = self.store.get_game(game_id, player)
+        row = self.db.get_game(game_id, player)
         if row is None:
             raise NotFound(game_id)
         cached = self.cache.take(row.id)
@@ -147,10 +158,15 @@ class Tables:
             pos, line = cached[1], cached[2]
         else:
             pos = Position.deal(get_game(row.game), row.number)
-            line = self.store.line(row.id, row.length)
+            line = self.db.line(row.id, row.length)
             for m in line[:row.cursor]:
                 pos.push(decode_move(m))
         return Loaded(row, pos, line)
+
+    def load(self, player: str, game_id: str) -> Loaded:
+        """The game as stored (the position from this process's cache when it is at the
+        stored version), or NotFound."""
+        return self._load(player, game_id)
 
     def view(self, player: str, game_id: str) -> Outcome:
         lo = self._load(player, game_id)
@@ -177,14 +193,14 @@ class Tables:
         else:
             number = secrets.randbelow(RANDOM_DEAL_LIMIT)
         pos = Position.deal(rules, number)
-        row = self.store.create_game(secrets.token_urlsafe(12), player, game, number,
+        row = self.db.create_game(secrets.token_urlsafe(12), player, game, number,
                                      pos.status())
         self.cache.put(row, pos, [])
         return Outcome(row, pos, [])
 
     def _commit(self, lo: Loaded, change: tuple[Change, list[RawMove]],
                 events: list[dict[str, Any]], line: list[str]) -> Outcome:
-        row = self.store.commit(lo.row, change[0])
+        row = self.db.commit(lo.row, change[0])
         if row is None:
             raise Conflict(lo.row.id)
         self.cache.put(row, lo.pos, line)
@@ -213,7 +229,7 @@ class Tables:
         """The refusal of an action on an unchanged position, or Conflict if it was stale."""
         self.cache.put(lo.row, lo.pos, lo.line)
         if lo.from_cache:
-            row = self.store.get_game(lo.row.id, lo.row.player_id)
+            row = self.db.get_game(lo.row.id, lo.row.player_id)
             if row is None:
                 raise NotFound(lo.row.id)
             if row.version != lo.row.version:
@@ -274,11 +290,16 @@ class Tables:
     def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
         lo = self._load(player, game_id)
         raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
+        row, move = self.hint_given(lo, raw)
+        return row, lo.pos, move
+
+    def hint_given(self, lo: Loaded, raw: RawMove | None) -> tuple[GameRow, Move | None]:
+        """Note that the hint ``raw`` was given for the game ``lo`` (the hot path computes the
+        hint between :meth:`_load` and this, without holding a thread)."""
         move = None if raw is None else lo.pos.to_move(raw)
         row = lo.row
         if move is not None and not row.used_hint:
-            self.store.mark_hint(row)
+            self.db.mark_hint(row)
             row = replace(row, used_hint=True)
         self.cache.put(row, lo.pos, lo.line)
-        return row, lo.pos, move
-
+        return row, move

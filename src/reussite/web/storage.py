@@ -193,6 +193,41 @@ class Change:
     """The game has just been won for the first time."""
 
 
+def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The new values of a game row after ``change``, and the parameters of its conditional
+    update (``_UPDATE`` or ``_UPDATE_WON``: ``new_*``, ``gid``, ``seen``)."""
+    t = now_ms()
+    values: dict[str, Any] = dict(
+        version=row.version + 1, cursor=change.cursor, length=change.length,
+        status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
+        elapsed_ms=change.elapsed_ms, updated_at=t)
+    if change.won:
+        values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
+                      won_used_undo=change.used_undo, won_used_hint=change.used_hint)
+    params = {f"new_{k}": v for k, v in values.items()
+              if k not in ("won_used_undo", "won_used_hint")}
+    params.update(gid=row.id, seen=row.version)
+    return values, params
+
+
+def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
+    """``row`` with the values a committed change wrote."""
+    merged = {f: getattr(row, f) for f in GameRow.__slots__}
+    merged.update(values)
+    merged["number"] = row.number
+    return GameRow.from_mapping(merged)
+
+
+def new_game_values(game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> dict[str, Any]:
+    """The row of a game just dealt."""
+    t = now_ms()
+    return dict(id=game_id, player_id=player_id, game=game, number=str(number), version=0,
+                cursor=0, length=0, status=status, used_undo=False, used_hint=False,
+                elapsed_ms=0, created_at=t, updated_at=t, won_at=None, won_moves=None,
+                won_ms=None, won_used_undo=None, won_used_hint=None)
+
+
 DEFAULT_SQLITE_PATH = Path("data") / "reussite.sqlite3"
 
 
@@ -238,7 +273,9 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(u, pool_size=40, max_overflow=0, pool_timeout=10)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(u, pool_size=8, max_overflow=16, pool_timeout=10, pool_pre_ping=True)
+    # The game actions and views use connections of their own (reussite.web.hotdb, 16 a
+    # process); this pool serves the pages, lists, statistics and health checks.
+    return create_engine(u, pool_size=4, max_overflow=8, pool_timeout=10, pool_pre_ping=True)
 
 
 class Store:
@@ -252,6 +289,8 @@ class Store:
         # which sleeps up to 100 ms a turn: under load, writes queue here instead, in order.
         # (Several processes on one SQLite file still meet in the busy handler.)
         self._write_lock = threading.Lock() if self.dialect == "sqlite" else None
+        self.write_lock = self._write_lock
+        """On SQLite, the lock this process's writes queue on (the hot path's too)."""
         self._write_wait = sqlite_busy_ms() / 1000
 
     def dispose(self) -> None:
@@ -339,12 +378,7 @@ class Store:
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow:
-        t = now_ms()
-        values = dict(id=game_id, player_id=player_id, game=game, number=str(number),
-                      version=0, cursor=0, length=0, status=status, used_undo=False,
-                      used_hint=False, elapsed_ms=0, created_at=t, updated_at=t,
-                      won_at=None, won_moves=None, won_ms=None, won_used_undo=None,
-                      won_used_hint=None)
+        values = new_game_values(game_id, player_id, game, number, status)
         with self._writing() as conn:
             conn.execute(insert(games).values(**values))
         return GameRow.from_mapping(values)
@@ -363,20 +397,10 @@ class Store:
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
-        t = now_ms()
-        values: dict[str, Any] = dict(
-            version=row.version + 1, cursor=change.cursor, length=change.length,
-            status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
-            elapsed_ms=change.elapsed_ms, updated_at=t)
-        if change.won:
-            values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
-                          won_used_undo=change.used_undo, won_used_hint=change.used_hint)
+        values, params = commit_values(row, change)
         with self._writing() as conn:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
-            params = {f"new_{k}": v for k, v in values.items()
-                      if k not in ("won_used_undo", "won_used_hint")}
-            params.update(gid=row.id, seen=row.version)
             done = conn.execute(_UPDATE_WON if change.won else _UPDATE, params)
             if done.rowcount != 1:
                 conn.rollback()
@@ -386,10 +410,7 @@ class Store:
                 if row.length > seq:
                     conn.execute(_CUT_LINE, {"gid": row.id, "seq": seq})
                 conn.execute(_APPEND, {"game_id": row.id, "seq": seq, "move": change.append})
-        merged = {f: getattr(row, f) for f in GameRow.__slots__}
-        merged.update(values)
-        merged["number"] = row.number
-        return GameRow.from_mapping(merged)
+        return row_after(row, values)
 
     def mark_hint(self, row: GameRow) -> None:
         """Note that a hint was shown (the position and its version do not change)."""

@@ -1,0 +1,295 @@
+"""The hot path: a game's actions and its view, answered without FastAPI's layers.
+
+A move, an undo, a redo, a restart and reading a game are nearly every request the site gets.
+This pure ASGI middleware (inside :class:`~reussite.web.edge.Edge` and the rate limit, so
+the player is named, cross-site requests are refused, bodies are bounded and every answer
+carries the security headers) answers them directly: the body is checked against the very
+pydantic models of the API (:mod:`reussite.web.models`), the action is the same
+:class:`~reussite.web.play.Tables` call, the answer the same view. Anything it does not
+recognise as a well-formed request of those five (another route, another method, a body that
+is not JSON or does not fit the model, a content type other than JSON) goes on to FastAPI
+unchanged, which answers it exactly as before (its 4xx sentences included), so this module only
+ever answers requests that FastAPI would have accepted.
+
+Where the action runs: on SQLite, on the event loop's thread itself through
+:class:`~reussite.web.hotdb.SqliteGames` (a SQLite write takes tens of microseconds; threads
+waking each other and the interpreter lock handed over cost more than the work), and in the
+thread pool through the patient store when SQLite's write lock is held elsewhere. On
+PostgreSQL, on the event loop too, in a greenlet whose statements are awaited on
+asynchronous connections (:class:`~reussite.web.hotdb.PostgresGames`): many actions are in
+flight at once, their round trips and commits overlap, and no thread is involved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from reussite.engine import Move
+from reussite.games import UnknownGameError
+from reussite.web import hintpool
+from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
+from reussite.web.i18n import choose_lang, move_sentence, translate
+from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
+from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
+from reussite.web.storage import Unavailable, sqlite_busy_ms
+from reussite.web.views import dumps, view_json
+
+log = logging.getLogger("reussite.web")
+
+ACTION = re.compile(r"/api/games/([^/]+)/(moves|undo|redo|restart)")
+GAME = re.compile(r"/api/games/([^/]+)")
+HINT = re.compile(r"/api/games/([^/]+)/hint")
+T = TypeVar("T")
+
+NOT_FOUND = b'{"detail":"No such game"}'
+CONFLICT = b'{"detail":"The game has changed since this version: reload it"}'
+UNAVAILABLE = b'{"detail":"The database is briefly unavailable: try again"}'
+
+_JSON = (b"content-type", b"application/json")
+_NO_STORE = (b"cache-control", b"no-store")
+
+
+def header(scope: Scope, name: bytes) -> bytes | None:
+    for k, v in scope["headers"]:
+        if k == name:
+            return bytes(v)
+    return None
+
+
+def lang_of(scope: Scope) -> str:
+    """The player's language for a refusal's sentence (the ``reussite_lang`` cookie, else
+    ``Accept-Language``), as :func:`reussite.web.api.lang_of` chooses it."""
+    raw = header(scope, b"cookie")
+    cookie = None
+    if raw and b"reussite_lang" in raw:
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(raw.decode("latin-1"))
+            morsel = jar.get("reussite_lang")
+            cookie = morsel.value if morsel is not None else None
+        except Exception:
+            cookie = None
+    accept = header(scope, b"accept-language")
+    return choose_lang(None, cookie, accept.decode("latin-1") if accept else None)
+
+
+async def respond(send: Send, status: int, body: bytes,
+                  extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    """An answer with the headers FastAPI's routes give it (a view or a hint: ``no-store``;
+    an error: as the application's exception handlers make it)."""
+    headers = [(b"content-length", str(len(body)).encode()), _JSON, *extra]
+    if status < 400:
+        headers.append(_NO_STORE)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class FastPath:
+    """Pure ASGI middleware answering the game actions and views (see the module's text)."""
+
+    def __init__(self, app: ASGIApp, tables: Tables, url: str, dialect: str) -> None:
+        self.app = app
+        self.tables = tables
+        self.loop_tables: Tables | None = None
+        self.thread_tables = tables
+        self.pg_tables: Tables | None = None
+        if dialect == "sqlite" and url.startswith("sqlite:///") and \
+                url.removeprefix("sqlite:///") not in ("", ":memory:"):
+            self.loop_db: SqliteGames | None = SqliteGames(url)
+            self.loop_tables = tables.using(self.loop_db)
+        else:
+            self.loop_db = None
+        if dialect == "postgresql":
+            self.pg_db: PostgresGames | None = PostgresGames(url)
+            self.pg_tables = tables.using(self.pg_db)
+        else:
+            self.pg_db = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path: str = scope["path"]
+            if path == "/api/games" and scope["method"] == "POST":
+                if await self.new_game(scope, send):
+                    return
+            elif path.startswith("/api/games/"):
+                method = scope["method"]
+                if method == "POST":
+                    m = ACTION.fullmatch(path)
+                    if m is not None and await self.action(scope, send, m[1], m[2]):
+                        return
+                elif method == "GET":
+                    m = GAME.fullmatch(path)
+                    if m is not None:
+                        await self.view(scope, send, m[1])
+                        return
+                    m = HINT.fullmatch(path)
+                    if m is not None and await self.hint(scope, send, m[1]):
+                        return
+        await self.app(scope, receive, send)
+
+    # ------------------------------------------------------------------ requests
+
+    @staticmethod
+    def json_body(scope: Scope) -> Any:
+        """The JSON body of an API POST, or None to leave the request to FastAPI."""
+        ctype = header(scope, b"content-type")
+        if ctype is None or ctype.split(b";")[0].strip().lower() != b"application/json":
+            return None
+        body = scope.get("state", {}).get("body")
+        if body is None:
+            return None
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return None
+
+    async def new_game(self, scope: Scope, send: Send) -> bool:
+        data = self.json_body(scope)
+        if data is None:
+            return False
+        try:
+            model = NewGame.model_validate(data)
+        except (ValidationError, TypeError, ValueError):
+            return False
+        player: str = scope["state"]["player"]
+
+        def work(t: Tables) -> Outcome:
+            return t.new_game(player, model.game, model.number, model.winnable)
+
+        await self.run(scope, send, work, 201, writes=True)
+        return True
+
+    async def action(self, scope: Scope, send: Send, game_id: str, kind: str) -> bool:
+        """Answer a well-formed action and return True; False leaves it to FastAPI."""
+        data = self.json_body(scope)
+        if data is None:
+            return False
+        try:
+            if kind == "moves":
+                model = PlayMove.model_validate(data)
+                mv = model.move
+                move = Move("stock") if isinstance(mv, StockMove) else \
+                    Move("move", mv.from_, mv.to, mv.count)
+            else:
+                model_v = VersionOnly.model_validate(data)
+        except (ValidationError, TypeError, ValueError):
+            return False  # FastAPI says what is wrong with it, in its words
+        player: str = scope["state"]["player"]
+        if kind == "moves":
+            version = model.version
+
+            def work(t: Tables) -> Outcome:
+                return t.move(player, game_id, move, version)
+        else:
+            version = model_v.version
+            name = kind
+
+            def work(t: Tables) -> Outcome:
+                act: Callable[[str, str, int], Outcome] = getattr(t, name)
+                return act(player, game_id, version)
+        await self.run(scope, send, work, writes=True)
+        return True
+
+    async def view(self, scope: Scope, send: Send, game_id: str) -> None:
+        player: str = scope["state"]["player"]
+        await self.run(scope, send, lambda t: t.view(player, game_id))
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, scope: Scope, send: Send, work: Callable[[Tables], Outcome],
+                  status: int = 200, writes: bool = False) -> None:
+        """Perform an action (or read a game) and answer its view."""
+        async def produce() -> bytes:
+            return view_json(await self.perform(work, writes))
+
+        await self.answer(scope, send, produce, status)
+
+    async def answer(self, scope: Scope, send: Send, produce: Callable[[], Awaitable[bytes]],
+                     status: int = 200) -> None:
+        """Answer ``await produce()``, or the error it raises as the API says it."""
+        try:
+            body = await produce()
+        except UnknownGameError as e:  # as the FastAPI route says it: untranslated
+            await respond(send, 422, orjson.dumps({"detail": str(e)}))
+            return
+        except NotFound:
+            await respond(send, 404, NOT_FOUND)
+            return
+        except Conflict:
+            await respond(send, 409, CONFLICT)
+            return
+        except Refused as e:
+            # A new game's refusal is said as FastAPI's route says it (untranslated).
+            detail = str(e) if status == 201 else translate(lang_of(scope), str(e))
+            await respond(send, 422, orjson.dumps({"detail": detail}))
+            return
+        except (Unavailable, DBAPIError, PoolTimeout, sqlite3.OperationalError) as e:
+            log.warning("database unavailable: %s", type(e).__name__)
+            await respond(send, 503, UNAVAILABLE, ((b"retry-after", b"2"),))
+            return
+        await respond(send, status, body)
+
+    async def perform(self, work: Callable[[Tables], T], writes: bool) -> T:
+        """``work(tables)``: on the event loop (SQLite), else in a thread."""
+        if self.loop_tables is not None:
+            lock = self.tables.store.write_lock
+            if writes and lock is not None:
+                await self.acquire(lock)
+            try:
+                return work(self.loop_tables)  # no await inside: the lock is held briefly
+            except Busy:
+                pass  # another process holds SQLite's write lock: wait for it in a thread
+            finally:
+                if writes and lock is not None:
+                    lock.release()
+        if self.pg_tables is not None:
+            return await run_on_loop(work, self.pg_tables)
+        return await run_in_threadpool(work, self.thread_tables)
+
+    async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:
+        """A hint: the game read, the pool's answer awaited, the hint noted; no thread held
+        (the FastAPI route's thread would wait for the pool, then write from a thread)."""
+        if not hintpool.has_pool():
+            return False  # hints computed in this process: a thread's work, FastAPI's route
+        site = header(scope, b"sec-fetch-site")
+        if site is not None and site not in (b"same-origin", b"none"):
+            return False  # refused by the FastAPI route, in its words
+        player: str = scope["state"]["player"]
+
+        async def produce() -> bytes:
+            lo = await self.perform(lambda t: t.load(player, game_id), False)
+            raw = await hintpool.hint_async(lo.pos)
+            _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
+            data = None if move is None else move.to_json()
+            return dumps({"move": data, "text": move_sentence(lang_of(scope), data)})
+
+        await self.answer(scope, send, produce)
+        return True
+
+    @staticmethod
+    async def acquire(lock: threading.Lock) -> None:
+        """Take this process's SQLite write lock without blocking the event loop: a thread
+        of the pool holds it for a write of its own (a new hint noted, feedback), briefly."""
+        if lock.acquire(blocking=False):
+            return
+        deadline = time.monotonic() + sqlite_busy_ms() / 1000
+        while not lock.acquire(blocking=False):
+            if time.monotonic() > deadline:
+                raise Unavailable("the database stayed busy")
+            await asyncio.sleep(0.0005)
+
