@@ -19,13 +19,12 @@ from reussite.solver import core
 from reussite.solver.search import knowledge
 from reussite.solver.search import solve as py_solve
 
-pytestmark = pytest.mark.skipif(not core.available(), reason="the C core is not built")
-
 GAMES = sorted(CATALOGUE)
 
 
 def test_the_c_core_is_built() -> None:
-    """The install builds the C core: the solver must not fall back silently in CI."""
+    """The install builds the C core (optional for setuptools, so that a machine without a
+    compiler still installs): the tests must not fall back silently to the Python search."""
     from reussite.solver import _core  # noqa: F401
 
 
