@@ -207,6 +207,11 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
             player: Annotated[str, typer.Option(
                 "--player", help="full: every card known; honest: only what a player sees")
             ] = "full",
+            states: Annotated[int | None, typer.Option(
+                "--states", help="Positions per deal (full) or per search of a sample "
+                "(honest; then no time limit): the same result on any machine")] = None,
+            samples: Annotated[int | None, typer.Option(
+                "--samples", help="Honest player: samples of the hidden cards per move")] = None,
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -220,12 +225,14 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--jobs is at least 1: {jobs}")
     if player not in PLAYERS:
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
-    tally = Tally(game, player, time_limit)
+    if states is not None and states < 1 or samples is not None and samples < 1:
+        raise CliError("--states and --samples are at least 1")
+    tally = Tally(game, player, time_limit, states, samples)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=as_json) as progress:
         task = progress.add_task(f"{game} ({player})", total=len(numbers))
-        for outcome in decide_many(game, numbers, time_limit, jobs, player):
+        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples):
             tally.add(outcome)
             progress.update(task, advance=1, description=(
                 f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"
@@ -237,7 +244,7 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     low, high = tally.interval()
     rate = tally.count("won") / max(1, len(tally.outcomes))
     Console().print(
-        f"{CATALOGUE[game].name}, deals {deals}, {player} player, {time_limit:g} s: "
+        f"{CATALOGUE[game].name}, deals {deals}, {player} player, {tally.budget()}: "
         f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}; "
         f"win rate {100 * rate:.1f} % "
         f"(95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
