@@ -263,6 +263,8 @@ def winnable_extend(
                                                   help="Seconds per deal")] = 5.0,
         start: Annotated[int | None, typer.Option(
             "--start", help="First deal to try (default: after the last one tried)")] = None,
+        states: Annotated[int | None, typer.Option(
+            "--states", help="Positions per deal at most (as well as the time limit)")] = None,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1) -> None:
     """Try COUNT more deals and add those the solver wins to the game's list."""
     from reussite.solver.batch import decide_many
@@ -270,11 +272,12 @@ def winnable_extend(
 
     _check_game(game)
     _check_time_limit(time_limit)
-    if count < 1 or jobs < 1:
-        raise CliError("--count and --jobs are at least 1")
+    if count < 1 or jobs < 1 or states is not None and states < 1:
+        raise CliError("--count, --jobs and --states are at least 1")
     first = last_tried(game) + 1 if start is None else start
     won = 0
-    for outcome in decide_many(game, range(first, first + count), time_limit, jobs):
+    for outcome in decide_many(game, range(first, first + count), time_limit, jobs,
+                               states=states):
         extend_winnable(game, [outcome.number] if outcome.status == "won" else [],
                         tried=outcome.number)
         won += outcome.status == "won"

@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from reussite.engine import Position
+from reussite.engine import Position, RawMove
 from reussite.games import get_game
 
 if TYPE_CHECKING:
@@ -51,7 +51,20 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves)
     result = solve(pos, time_limit=time_limit, max_states=states)
+    if result.status == "won":
+        check_win(pos, result.raw_line)
     return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves))
+
+
+def check_win(pos: Position, line: list[RawMove]) -> None:
+    """Replay a winning line through the engine, each move checked: a line that does not win
+    is a solver bug, never a deal to count as won."""
+    replay = pos.copy()
+    for raw in line:
+        replay.play(replay.to_move(raw))
+    if not replay.is_won():
+        raise RuntimeError(f"The solver's line for {pos.rules.id} deal {pos.number} "
+                           "does not win when replayed")
 
 
 def honest_effort(time_limit: float | None, states: int | None,

@@ -223,10 +223,10 @@ def _room(pos: Position) -> int:
 
 
 def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
-           spent: list[int] | None) -> float:
-    """What ``step`` is worth in ``sample``: 1 when the search wins after it, 0 when it proves
-    the game lost, else ``unknown_weight``, scaled by the progress of the best line found
-    (the step's own included) when ``effort.progress``."""
+           spent: list[int] | None) -> tuple[str, float]:
+    """What the search says of ``step`` in ``sample``: its status, and for ``unknown`` a
+    weight, 1 or (when ``effort.progress``) the share of the progress still possible that the
+    best line found made (the step's own included)."""
     room = _room(sample)
     for m in step:
         sample.push_raw(m)
@@ -234,14 +234,40 @@ def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
                    best_line=effort.progress)
     if spent is not None:
         spent[0] += result.states
-    value = 1.0 if result.status == "won" else 0.0
-    if result.status == "unknown":
-        value = effort.unknown_weight
-        if effort.progress:
-            value *= _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
+    weight = 1.0
+    if result.status == "unknown" and effort.progress:
+        weight = _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
     for _ in step:
         sample.pop()
-    return value
+    return result.status, weight
+
+
+class Tally:
+    """One step's results over the samples: wins, losses, and the weights of the unknowns."""
+
+    __slots__ = ("lost", "unknown", "won")
+
+    def __init__(self) -> None:
+        self.won = 0
+        self.lost = 0
+        self.unknown = 0.0
+
+    def add(self, status: str, weight: float) -> None:
+        if status == "won":
+            self.won += 1
+        elif status == "lost":
+            self.lost += 1
+        else:
+            self.unknown += weight
+
+    def score(self, effort: Effort) -> float:
+        """Wins, plus each unknown sample counted as ``unknown_weight`` of a win, or (when
+        that is negative) as this step's own share of wins among its decided samples (with
+        one win and one loss added: a step never lost is not hurt by being hard to search)."""
+        share = effort.unknown_weight
+        if share < 0:
+            share = (self.won + 1) / (self.won + self.lost + 2)
+        return self.won + share * self.unknown
 
 
 def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
@@ -252,6 +278,17 @@ def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
     for _ in line[played:]:
         sample.pop()
     return gain
+
+
+def _settled(tallies: dict[Step, Tally], effort: Effort, left: int) -> bool:
+    """The samples left cannot change the leader. Each adds at most 1 to a step's score when
+    unknowns weigh a fixed share; with shares estimated, the leader's wins alone must beat
+    what any other step could still reach."""
+    if effort.unknown_weight >= 0:
+        top = sorted((t.score(effort) for t in tallies.values()), reverse=True)
+        return top[0] - top[1] > left
+    best = max(tallies.values(), key=lambda t: t.won)
+    return all(best.won > t.won + t.unknown + left for t in tallies.values() if t is not best)
 
 
 def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
@@ -267,6 +304,7 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     if len(steps) == 1:
         return [(float(effort.samples), steps[0])]
     votes: dict[Step, float] = dict.fromkeys(steps, 0.0)
+    tallies = {step: Tally() for step in steps}
     # A sample's line starts with stock macros only when the player knows the stock.
     macros = pos.layout.waste >= 0 and stock_known(pos, memory)
     rng = random.Random(seed)
@@ -280,10 +318,8 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         sample = sample_position(pos, rng, memory)
         if effort.per_move:
             for step in steps:
-                votes[step] += _value(sample, step, effort, per_search, spent)
-            # Stop when the samples left cannot change the leader.
-            top = sorted(votes.values(), reverse=True)
-            if top[0] - top[1] > effort.samples - k - 1:
+                tallies[step].add(*_value(sample, step, effort, per_search, spent))
+            if _settled(tallies, effort, effort.samples - k - 1):
                 break
             continue
         room = _room(sample)
@@ -301,6 +337,8 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
             if effort.progress:
                 vote *= _line_gain(sample, result.raw_line, 0) / max(1, room)
         votes[first] = votes.get(first, 0.0) + vote
+    if effort.per_move:
+        votes = {step: t.score(effort) for step, t in tallies.items()}
     return sorted(((v, m) for m, v in votes.items()),
                   key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
 
@@ -356,6 +394,8 @@ class HonestGame:
     seconds: float
     ending: str = ""
     """Why the game ended: won, no move (or a clear end), a loop, no progress, too long."""
+    home: int = 0
+    """Cards on the foundations at the end."""
 
 
 def _progress_mark(pos: Position) -> tuple[int, int, int]:
@@ -432,4 +472,5 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
             progress_turn = turn
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), spent[0],
-                      time.perf_counter() - start, "won" if won else ending)
+                      time.perf_counter() - start, "won" if won else ending,
+                      pos.foundation_cards)
