@@ -1,12 +1,11 @@
-"""Hints for a player, computed only from what the player sees.
+"""Hints for a player, computed only from what the player sees (and has seen).
 
 A hint is the honest player's move (:mod:`reussite.solver.honest`): it samples the hidden
-cards from the player view (and the cards the player has seen go by), with a fixed seed, and
-solves the samples on a small budget. When
-the samples give no vote, the move that looks best from visible information is suggested:
-the legal moves of a position never depend on the identity of a face-down card, and the
-scoring below reads only face-up cards and pile sizes. Either way a hint never reveals a
-hidden card.
+cards from the player view and from the cards the player has seen go by, with a fixed seed,
+and judges each move on every sample on a small budget. When the samples tell the moves
+apart by nothing, the move that looks best from visible information is suggested: the legal
+moves of a position never depend on the identity of a face-down card, and the scoring below
+reads only face-up cards and pile sizes. Either way a hint never reveals a hidden card.
 """
 
 from __future__ import annotations

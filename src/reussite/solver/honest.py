@@ -1,26 +1,35 @@
 """The honest player: it sees only what a player sees, and chooses moves within a budget.
 
-Method (determinization, "perfect-information Monte Carlo"): the unseen cards are known as a
-multiset (every card of the deck minus the face-up ones and the ones the player remembers). The
-player deals them at random into the face-down places of the *player view* (a seeded
-generator: the same views and seed give the same samples), solves each sample with the
-full-information solver on a small budget of positions, and votes:
+Method (determinization, "perfect-information Monte Carlo", called hindsight optimization in
+the Klondike literature): the unseen cards are known as a multiset (every card of the deck
+minus the face-up ones and the ones the player remembers). The player deals them at random
+into the face-down places of the *player view* (a seeded generator: the same views and seed
+give the same samples) and judges each candidate *step* on every sample with the
+full-information solver on a small budget of positions (:class:`Effort`):
 
-- a sample the solver wins votes (weight 1) for the first move of its winning line;
-- a sample left ``unknown`` votes (weight ``unknown_weight``) for the first move of the line
-  that made the most progress (cards turned up, cards home);
-- a sample proved lost votes for nothing.
+- a step after which the solver wins the sample scores 1 there, one it proves lost 0;
+- a step left ``unknown`` scores a share of a win: a fixed ``unknown_weight``, or (when that
+  is negative, the default) the step's own share of wins among its decided samples, so that
+  a step that is merely hard to search is not taken for a bad one. With ``progress``, that
+  share is scaled by the progress of the best line found (cards turned up, cards home), which
+  is all there is to go on in games whose samples the solver never finishes (Spider 4 suits);
+- the step with the best total is played (ties: the one that looks best from visible
+  information, ``hints.visible_score``); sampling stops early once the samples left cannot
+  change the leader.
 
-No vote at all: the move that looks best from visible information (``hints.visible_score``).
-A safe move (see :mod:`reussite.solver.search`) is played at once: it reads only face-up cards.
+A step is one of the search's children (:func:`root_steps`): a move, or with a waste a few
+stock clicks and a move of the waste's top card, used only when the player knows the stock.
+``per_move=False`` is the older, cheaper rule: one search per sample, whose line's first step
+gets the vote (weight 1 when won, ``unknown_weight`` when not).
 
 **Memory.** A card the player has seen face up stays known when it is turned face down again:
 the waste turned over into the stock (Klondike, Athena, Minerva), the reserves gathered into
 the stock (Quadrennial). :class:`Memory` follows the game's moves and records every card at the
 moment it is face up, and only then; samples keep those cards where the player saw them go.
-So the player knows the stock's order after its first pass, as an attentive player does.
+Where the waste is turned over without limit, the player first clicks once round the stock
+(:func:`scouting_click`): that costs nothing and shows every stock card.
 
-Nothing here reads a face-down card of the real position: samples are built from
+Nothing here reads a face-down card the player has not seen: samples and steps are built from
 :meth:`Position.player_view` and the cards remembered from earlier views alone.
 """
 
@@ -133,19 +142,21 @@ def visible_key(pos: Position) -> tuple[object, ...]:
 class Effort:
     """How hard the honest player thinks about one move.
 
+    ``samples``: samples of the hidden cards, at most (fewer when the leader is settled).
     ``states_per_sample`` bounds each search in positions (reproducible, whatever the
     machine's load); ``time_limit`` bounds the whole move in seconds (None: no bound).
-    ``per_move``: solve each sample once after each candidate move (the move that wins in the
-    most samples is played) rather than once from the position (the first move of each
-    sample's line gets the vote).
+    ``unknown_weight``: what an unfinished search counts for (negative: the step's own share
+    of wins; see the module's docstring). ``per_move``: search each sample once after each
+    step rather than once from the position (the first step of each sample's line gets the
+    vote). ``progress``: weigh unfinished searches by the progress of their best line.
     """
 
     samples: int = 16
     states_per_sample: int | None = 1_000
     time_limit: float | None = None
-    unknown_weight: float = 0.25
+    unknown_weight: float = -1.0
     per_move: bool = True
-    progress: bool = False
+    progress: bool = True
 
 
 def scouting_click(pos: Position, memory: Memory | None) -> RawMove | None:
@@ -333,7 +344,7 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         if result.status == "won":
             vote = 1.0
         else:
-            vote = effort.unknown_weight
+            vote = effort.unknown_weight if effort.unknown_weight >= 0 else 0.25
             if effort.progress:
                 vote *= _line_gain(sample, result.raw_line, 0) / max(1, room)
         votes[first] = votes.get(first, 0.0) + vote
