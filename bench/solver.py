@@ -3,15 +3,16 @@
 Prints a Markdown table: deals decided (won or lost) per minute, median and mean seconds per
 deal, positions searched per second, and the full-information win rate with its 95 % Wilson
 interval (unknown deals counted as not won; the share decided is shown beside it). With
-``--honest`` it plays the same deals as the honest player instead (time per move).
+``--honest`` it plays the same deals as the honest player instead (time per move, or
+``--states`` positions per search of a sample).
 
 Run: ``.venv/bin/python bench/solver.py [--deals 1-10] [--time-limit 10] [--jobs 1]
-[--honest] [GAME ...]`` (all games of the catalogue by default). One process per job; the
-figures depend on the machine and on what else it runs.
+[--honest] [--states N] [--samples S] [--clock cpu] [GAME ...]`` (all games of the catalogue
+by default). One process per job; the figures depend on the machine and on what else it runs.
 
 ``--engines`` prints instead, per game, the positions per second of the reference Python
-search and of the C core on the same search (deal 1, a budget of positions, no beam), and
-their ratio.
+search and of the C core on the same search (deal 1, ``--states`` positions at most, 20,000
+by default, no beam), and their ratio.
 """
 
 from __future__ import annotations
@@ -44,24 +45,27 @@ def main() -> None:
     parser.add_argument("--engines", action="store_true")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="what the time limit counts (cpu: each search's CPU time)")
-    parser.add_argument("--states", type=int, default=20_000)
+    parser.add_argument("--states", type=int, default=None,
+                        help="positions per deal (full) or per search of a sample (honest)")
+    parser.add_argument("--samples", type=int, default=None, help="honest: samples per move")
     args = parser.parse_args()
     if args.engines:
-        compare_engines(args.games, args.states)
+        compare_engines(args.games, args.states or 20_000)
         return
     os.environ["REUSSITE_SOLVER_CLOCK"] = args.clock  # read by the searches, in every job
     numbers = parse_range(args.deals)
     player = "honest" if args.honest else "full"
-    unit = "s/move" if args.honest else "s/deal"
-    print(f"{player} player, deals {args.deals}, {args.time_limit:g} {unit} "
-          f"({args.clock} time), {args.jobs} job(s)\n")
+    budget = Tally("", player, args.time_limit, args.states, args.samples).budget()
+    print(f"{player} player, deals {args.deals}, {budget} ({args.clock} time), "
+          f"{args.jobs} job(s)\n")
     print("| game | deals | won | lost | unknown | decided | win rate (95 % interval) "
           "| decided/min | median s | mean s | positions/s | claim |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game in args.games:
-        tally = Tally(game, player, args.time_limit)
+        tally = Tally(game, player, args.time_limit, args.states, args.samples)
         wall = time.perf_counter()
-        for outcome in decide_many(game, numbers, args.time_limit, args.jobs, player):
+        for outcome in decide_many(game, numbers, args.time_limit, args.jobs, player,
+                                   args.states, args.samples):
             tally.add(outcome)
         wall = time.perf_counter() - wall
         n = len(tally.outcomes)

@@ -120,9 +120,18 @@ def check(r: httpx.Response, pos: Position) -> None:
 
 
 def with_hidden_shuffled(pos: Position, rng: random.Random) -> Position:
-    """The same position as the player sees it, the face-down cards dealt otherwise."""
+    """The same game as the player saw it, the face-down cards it never saw dealt otherwise.
+
+    (A card seen face up and turned down again, as a waste turned over into the stock, is
+    known to the player and stays where it is: the game's every view, from the deal on, is
+    the same for both.)
+    """
+    from reussite.solver.honest import UNKNOWN, Memory
+
+    known = Memory.of(pos).known
     other = pos.copy()
-    places = [(i, j) for i, p in enumerate(other.piles) for j, c in enumerate(p) if not c & UP]
+    places = [(i, j) for i, p in enumerate(other.piles) for j, c in enumerate(p)
+              if not c & UP and known[i][j] == UNKNOWN]
     values = [other.piles[i][j] for i, j in places]
     rng.shuffle(values)
     for (i, j), v in zip(places, values, strict=True):

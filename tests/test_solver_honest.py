@@ -11,7 +11,14 @@ from reussite.cards import UP
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.solver.hints import quick_move, suggest_move
-from reussite.solver.honest import play_honest_game, sample_position
+from reussite.solver.honest import (
+    UNKNOWN,
+    Effort,
+    Memory,
+    play_honest_game,
+    ranked_steps,
+    sample_position,
+)
 
 
 def hidden_swapped(pos: Position) -> Position:
@@ -60,8 +67,8 @@ def test_no_hint_when_no_move_is_legal() -> None:
 
 def test_the_honest_player_plays_on_a_copy() -> None:
     pos = Position.deal(get_game("spider-1-suit"), 3)
-    game = play_honest_game(pos, time_per_move=0.05, seed=1, samples=2, max_moves=5)
-    assert game.moves == 5 and not pos.history
+    game = play_honest_game(pos, Effort(samples=2, states_per_sample=200), seed=1, max_moves=5)
+    assert game.moves >= 5 and not pos.history
 
 
 def test_the_honest_player_finishes_a_near_won_game() -> None:
@@ -73,5 +80,135 @@ def test_the_honest_player_finishes_a_near_won_game() -> None:
                             | {"foundation:0": [r + "S" for r in "A23456789TJQK"],
                                "foundation:2": [r + "D" for r in "A23456789TJQK"],
                                "tableau:0": ["KH", "QC"], "tableau:1": ["*KC", "QH"]}, [])
-    game = play_honest_game(pos, time_per_move=0.05, seed=1, samples=2)
-    assert game.status == "won"
+    game = play_honest_game(pos, Effort(samples=2, states_per_sample=500), seed=1)
+    assert game.status == "won" and game.ending == "won"
+
+
+def random_game(game: str, number: int, moves: int, rng: random.Random) -> Position:
+    """A deal played ``moves`` random legal moves, the stock clicked often (so that wastes
+    are turned over and reserves gathered)."""
+    pos = Position.deal(get_game(game), number)
+    for _ in range(moves):
+        legal = pos.raw_moves()
+        if not legal:
+            break
+        stock = [m for m in legal if m[0] < 0]
+        pos.push_raw(stock[0] if stock and rng.random() < 0.5 else rng.choice(legal))
+    return pos
+
+
+def seen_places(pos: Position) -> set[tuple[int, int]]:
+    """Brute force: the places whose card was face up at some moment of the game (follow each
+    card value's place through the moves; one pack, so values are unique)."""
+    start = pos.copy()
+    line = [raw for raw, _ in start.history]
+    while start.history:
+        start.pop()
+    seen = {c & 63 for p in start.piles for c in p if c & UP}
+    for raw in line:
+        start.push_raw(raw)
+        seen |= {c & 63 for p in start.piles for c in p if c & UP}
+    return {(i, k) for i, p in enumerate(pos.piles) for k, c in enumerate(p) if c & 63 in seen}
+
+
+@pytest.mark.parametrize("game", ["klondike-draw-3", "klondike", "minerva", "auld-lang-syne"])
+def test_the_memory_holds_exactly_the_cards_seen(game: str) -> None:
+    rng = random.Random(game)
+    for number in range(6):
+        pos = random_game(game, number, 120, rng)
+        memory = Memory.of(pos)
+        known = {(i, k) for i, p in enumerate(memory.known) for k, c in enumerate(p)
+                 if c != UNKNOWN}
+        assert known == seen_places(pos)
+        for i, k in known:
+            assert memory.known[i][k] == pos.piles[i][k] & 63
+
+
+def test_the_memory_of_a_turned_over_stock_knows_its_order() -> None:
+    pos = Position.deal(get_game("klondike-draw-3"), 9)
+    for _ in range(9):  # eight draws of three, then the waste turned over
+        pos.push_raw((-1, -1, 0))
+    assert pos.redeals_used == 1 and not pos.piles[pos.layout.waste]
+    memory = Memory.of(pos)
+    assert memory.known[0] == [c & 63 for c in pos.piles[0]]
+    sample = sample_position(pos, random.Random(3), memory)
+    assert sample.piles[0] == pos.piles[0]  # the stock as it is; only the tableau is guessed
+    assert sample.player_view() == pos.player_view()
+
+
+def test_the_memory_knows_the_gathered_reserves() -> None:
+    pos = Position.deal(get_game("quadrennial"), 2)
+    while pos.redeals_used == 0:
+        pos.push_raw((-1, -1, 0))
+    memory = Memory.of(pos)
+    assert memory.known[0] == [c & 63 for c in pos.piles[0]]
+    assert all(c != UNKNOWN for p in memory.known for c in p)
+
+
+def test_the_honest_player_first_looks_through_a_free_stock() -> None:
+    """With a waste turned over without limit, one round of clicks costs nothing and shows
+    every stock card: the honest player does it before anything else."""
+    pos = Position.deal(get_game("klondike-draw-3"), 4)
+    ranked = ranked_steps(pos, Effort(samples=2, states_per_sample=100), memory=Memory.of(pos))
+    assert ranked == [(2.0, ((-1, -1, 0),))]
+
+
+def unseen_swapped(pos: Position) -> Position:
+    """A copy whose history looks the same to the player: two face-down cards it never saw
+    swapped."""
+    memory = Memory.of(pos)
+    other = pos.copy()
+    hidden = [(i, k) for i, p in enumerate(other.piles) for k, c in enumerate(p)
+              if not c & UP and memory.known[i][k] == UNKNOWN]
+    (i1, k1) = hidden[0]
+    (i2, k2) = next(h for h in reversed(hidden)
+                    if other.piles[h[0]][h[1]] != other.piles[i1][k1])
+    a, b = other.piles[i1][k1], other.piles[i2][k2]
+    other.piles[i1][k1], other.piles[i2][k2] = b, a
+    return other
+
+
+@pytest.mark.parametrize(("game", "number"), [("klondike-draw-3", 5), ("athena", 2),
+                                              ("minerva", 3)])
+def test_a_hint_after_moves_depends_only_on_cards_seen(game: str, number: int) -> None:
+    """Two games whose every view was the same (the stock turned over, so the player knows
+    it) get the same hint; the memories are equal too."""
+    rng = random.Random(number)
+    pos = random_game(game, number, 60, rng)
+    twin = unseen_swapped(pos)
+    assert twin != pos
+    a, b = pos.copy(), twin.copy()
+    assert a.redeals_used > 0  # the player has seen the stock go by
+    while a.history:  # every view of both games, from the deal on, is the same
+        assert a.player_view() == b.player_view()
+        a.pop()
+        b.pop()
+    assert a.player_view() == b.player_view()
+    assert Memory.of(pos).known == Memory.of(twin).known
+    hints = [suggest_move(p, time_limit=None, states_per_sample=200, samples=3, seed=5)
+             for p in (pos, twin)]
+    assert hints[0] is not None and hints[0] == hints[1]
+
+
+def test_a_hint_never_reads_a_stock_the_player_has_not_seen() -> None:
+    """The search's stock macros read the stock: with a stock partly unseen (a waste card
+    played during the first pass, so no free look through it), the steps are single moves,
+    and a stock dealt otherwise gives the same ranking and hint."""
+    for number in range(100):
+        pos = Position.deal(get_game("klondike-draw-3"), number)
+        pos.push_raw((-1, -1, 0))
+        waste = [m for m in pos.raw_moves() if m[0] == pos.layout.waste]
+        if waste:
+            break
+    pos.push_raw(waste[0])
+    twin = pos.copy()
+    unseen = [i for i, c in enumerate(Memory.of(pos).known[0]) if c == UNKNOWN]
+    assert len(unseen) > 10
+    twin.piles[0][unseen[0]], twin.piles[0][unseen[-1]] = (twin.piles[0][unseen[-1]],
+                                                           twin.piles[0][unseen[0]])
+    assert twin != pos and twin.player_view() == pos.player_view()
+    effort = Effort(samples=3, states_per_sample=300, per_move=True)
+    ranked = [ranked_steps(p, effort, seed=2, memory=Memory.of(p)) for p in (pos, twin)]
+    assert ranked[0] == ranked[1]
+    assert all(len(step) == 1 for _, step in ranked[0])
+    assert ((-1, -1, 0),) in [step for _, step in ranked[0]]

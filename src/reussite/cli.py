@@ -230,6 +230,11 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
             clock: Annotated[str, typer.Option(
                 "--clock", help="wall: seconds of wall time; cpu: of each search's CPU time")
             ] = "wall",
+            states: Annotated[int | None, typer.Option(
+                "--states", help="Positions per deal (full) or per search of a sample "
+                "(honest; then no time limit): the same result on any machine")] = None,
+            samples: Annotated[int | None, typer.Option(
+                "--samples", help="Honest player: samples of the hidden cards per move")] = None,
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -243,13 +248,15 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--jobs is at least 1: {jobs}")
     if player not in PLAYERS:
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
+    if states is not None and states < 1 or samples is not None and samples < 1:
+        raise CliError("--states and --samples are at least 1")
     _set_clock(clock)
-    tally = Tally(game, player, time_limit)
+    tally = Tally(game, player, time_limit, states, samples)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=as_json) as progress:
         task = progress.add_task(f"{game} ({player})", total=len(numbers))
-        for outcome in decide_many(game, numbers, time_limit, jobs, player):
+        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples):
             tally.add(outcome)
             progress.update(task, advance=1, description=(
                 f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"
@@ -261,7 +268,7 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     low, high = tally.interval()
     rate = tally.count("won") / max(1, len(tally.outcomes))
     Console().print(
-        f"{CATALOGUE[game].name}, deals {deals}, {player} player, {time_limit:g} s: "
+        f"{CATALOGUE[game].name}, deals {deals}, {player} player, {tally.budget()}: "
         f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}; "
         f"win rate {100 * rate:.1f} % "
         f"(95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
@@ -280,6 +287,8 @@ def winnable_extend(
                                                   help="Seconds per deal")] = 5.0,
         start: Annotated[int | None, typer.Option(
             "--start", help="First deal to try (default: after the last one tried)")] = None,
+        states: Annotated[int | None, typer.Option(
+            "--states", help="Positions per deal at most (as well as the time limit)")] = None,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1) -> None:
     """Try COUNT more deals and add those the solver wins to the game's list."""
     from reussite.solver.batch import decide_many
@@ -287,11 +296,12 @@ def winnable_extend(
 
     _check_game(game)
     _check_time_limit(time_limit)
-    if count < 1 or jobs < 1:
-        raise CliError("--count and --jobs are at least 1")
+    if count < 1 or jobs < 1 or states is not None and states < 1:
+        raise CliError("--count, --jobs and --states are at least 1")
     first = last_tried(game) + 1 if start is None else start
     won = 0
-    for outcome in decide_many(game, range(first, first + count), time_limit, jobs):
+    for outcome in decide_many(game, range(first, first + count), time_limit, jobs,
+                               states=states):
         extend_winnable(game, [outcome.number] if outcome.status == "won" else [],
                         tried=outcome.number)
         won += outcome.status == "won"

@@ -10,10 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from reussite.engine import Position
+from reussite.engine import Position, RawMove
 from reussite.games import get_game
+
+if TYPE_CHECKING:
+    from reussite.solver.honest import Effort
 
 PLAYERS = ("full", "honest")
 
@@ -29,28 +33,64 @@ class DealOutcome:
     moves: int
 
 
-def decide(game_id: str, number: int, time_limit: float, player: str = "full") -> DealOutcome:
-    """Solve one deal (``full``) or play it as the honest player does (``honest``)."""
+def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
+           states: int | None = None, samples: int | None = None) -> DealOutcome:
+    """Solve one deal (``full``) or play it as the honest player does (``honest``).
+
+    ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``:
+    ``states`` positions for each search of a sample (:class:`.honest.Effort`), else
+    ``time_limit`` seconds for each move; ``samples`` samples per move.
+    """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
 
     pos = Position.deal(get_game(game_id), number)
     if player == "honest":
-        played = play_honest_game(pos, time_per_move=time_limit, seed=number)
+        effort = honest_effort(time_limit, states, samples)
+        played = play_honest_game(pos, effort, seed=number)
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves)
-    result = solve(pos, time_limit=time_limit)
+    result = solve(pos, time_limit=time_limit, max_states=states)
+    if result.status == "won":
+        check_win(pos, result.raw_line)
     return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves))
 
 
-def _decide_args(args: tuple[str, int, float, str]) -> DealOutcome:
+def check_win(pos: Position, line: list[RawMove]) -> None:
+    """Replay a winning line through the engine, each move checked: a line that does not win
+    is a solver bug, never a deal to count as won."""
+    replay = pos.copy()
+    for raw in line:
+        replay.play(replay.to_move(raw))
+    if not replay.is_won():
+        raise RuntimeError(f"The solver's line for {pos.rules.id} deal {pos.number} "
+                           "does not win when replayed")
+
+
+def honest_effort(time_limit: float | None, states: int | None,
+                  samples: int | None = None) -> Effort:
+    """The honest player's effort for a run: by positions when ``states`` is given (the same
+    play on any machine), else by seconds per move."""
+    from reussite.solver.honest import Effort
+
+    effort = Effort() if states is None else Effort(states_per_sample=states)
+    if states is None:
+        effort = replace(effort, states_per_sample=None, time_limit=time_limit)
+    return effort if samples is None else replace(effort, samples=samples)
+
+
+Task = tuple[str, int, float | None, str, int | None, int | None]
+
+
+def _decide_args(args: Task) -> DealOutcome:
     return decide(*args)
 
 
-def decide_many(game_id: str, numbers: Iterable[int], time_limit: float, jobs: int = 1,
-                player: str = "full") -> Iterator[DealOutcome]:
+def decide_many(game_id: str, numbers: Iterable[int], time_limit: float | None, jobs: int = 1,
+                player: str = "full", states: int | None = None,
+                samples: int | None = None) -> Iterator[DealOutcome]:
     """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
-    tasks = [(game_id, n, time_limit, player) for n in numbers]
+    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples) for n in numbers]
     if jobs <= 1:
         for t in tasks:
             yield _decide_args(t)
@@ -76,8 +116,23 @@ class Tally:
 
     game: str
     player: str
-    time_limit: float
+    time_limit: float | None
+    states: int | None = None
+    samples: int | None = None
     outcomes: list[DealOutcome] = field(default_factory=list)
+
+    def budget(self) -> str:
+        """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
+        honest = self.player == "honest"
+        if self.states is not None:
+            text = f"{self.states:,} positions" + (" per search" if honest else " per deal")
+        else:
+            text = f"{self.time_limit:g} s" + (" per move" if honest else " per deal")
+        if honest:
+            from reussite.solver.honest import Effort
+
+            text += f", {self.samples or Effort().samples} samples per move"
+        return text
 
     def add(self, o: DealOutcome) -> None:
         self.outcomes.append(o)
@@ -95,6 +150,7 @@ class Tally:
         seconds = sorted(o.seconds for o in self.outcomes)
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
+            "states_limit": self.states, "samples": self.samples,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],

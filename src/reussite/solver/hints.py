@@ -1,11 +1,11 @@
-"""Hints for a player, computed only from what the player sees.
+"""Hints for a player, computed only from what the player sees (and has seen).
 
 A hint is the honest player's move (:mod:`reussite.solver.honest`): it samples the hidden
-cards from the player view, with a fixed seed, and solves the samples on a small budget. When
-the samples give no vote, the move that looks best from visible information is suggested:
-the legal moves of a position never depend on the identity of a face-down card, and the
-scoring below reads only face-up cards and pile sizes. Either way a hint never reveals a
-hidden card.
+cards from the player view and from the cards the player has seen go by, with a fixed seed,
+and judges each move on every sample on a small budget. When the samples tell the moves
+apart by nothing, the move that looks best from visible information is suggested: the legal
+moves of a position never depend on the identity of a face-down card, and the scoring below
+reads only face-up cards and pile sizes. Either way a hint never reveals a hidden card.
 """
 
 from __future__ import annotations
@@ -49,16 +49,18 @@ def quick_move(pos: Position) -> RawMove | None:
     return max(moves, key=lambda m: visible_score(pos, m))
 
 
-def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 4,
-                 states_per_sample: int | None = 1_500, seed: int = 0) -> RawMove | None:
-    """A hint from what the player sees, or None when no move is legal.
+def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 12,
+                 states_per_sample: int | None = 2_000, seed: int = 0) -> RawMove | None:
+    """A hint from what the player sees (and has seen), or None when no move is legal.
 
     ``time_limit`` bounds the whole hint (seconds, None: no limit); ``states_per_sample``
-    bounds each sample's search, which makes the hint reproducible for a given seed.
+    bounds each search in positions, which makes the hint reproducible for a given seed. The
+    cards the player has seen are those of ``pos``'s moves from the deal
+    (:class:`reussite.solver.honest.Memory`).
     """
-    from reussite.solver.honest import honest_move
+    from reussite.solver.honest import Effort, honest_move
 
     if time_limit is not None and time_limit <= 0:
         return quick_move(pos)
-    return honest_move(pos, samples=samples, time_limit=time_limit,
-                       states_per_sample=states_per_sample, seed=seed)
+    return honest_move(pos, Effort(samples=samples, states_per_sample=states_per_sample,
+                                   time_limit=time_limit, per_move=True), seed=seed)

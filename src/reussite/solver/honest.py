@@ -1,20 +1,36 @@
 """The honest player: it sees only what a player sees, and chooses moves within a budget.
 
-Method (determinization, "perfect-information Monte Carlo"): the unseen cards are known as a
-multiset (every card of the deck minus the face-up ones). The player deals them at random into
-the face-down places of the *player view* (a seeded generator: the same view and seed give the
-same samples), solves each sample with the full-information solver on a small budget, and votes:
+Method (determinization, "perfect-information Monte Carlo", called hindsight optimization in
+the Klondike literature): the unseen cards are known as a multiset (every card of the deck
+minus the face-up ones and the ones the player remembers). The player deals them at random
+into the face-down places of the *player view* (a seeded generator: the same views and seed
+give the same samples) and judges each candidate *step* on every sample with the
+full-information solver on a small budget of positions (:class:`Effort`):
 
-- a sample the solver wins votes (weight 1) for the first move of its winning line;
-- a sample left ``unknown`` votes (weight 1/4) for the first move of the line that made the
-  most progress (cards turned up, cards home);
-- a sample proved lost votes for nothing.
+- a step after which the solver wins the sample scores 1 there, one it proves lost 0;
+- a step left ``unknown`` scores a share of a win: a fixed ``unknown_weight``, or (when that
+  is negative, the default) the step's own share of wins among its decided samples, so that
+  a step that is merely hard to search is not taken for a bad one. With ``progress``, that
+  share is scaled by the progress of the best line found (cards turned up, cards home), which
+  is all there is to go on in games whose samples the solver never finishes (Spider 4 suits);
+- the step with the best total is played (ties: the one that looks best from visible
+  information, ``hints.visible_score``); sampling stops early once the samples left cannot
+  change the leader.
 
-No vote at all: the move that looks best from visible information (``hints.visible_score``).
-A safe move (see :mod:`reussite.solver.search`) is played at once: it reads only face-up cards.
+A step is one of the search's children (:func:`root_steps`): a move, or with a waste a few
+stock clicks and a move of the waste's top card, used only when the player knows the stock.
+``per_move=False`` is the older, cheaper rule: one search per sample, whose line's first step
+gets the vote (weight 1 when won, ``unknown_weight`` when not).
 
-Nothing here reads a face-down card of the real position: samples are built from
-:meth:`Position.player_view` alone.
+**Memory.** A card the player has seen face up stays known when it is turned face down again:
+the waste turned over into the stock (Klondike, Athena, Minerva), the reserves gathered into
+the stock (Quadrennial). :class:`Memory` follows the game's moves and records every card at the
+moment it is face up, and only then; samples keep those cards where the player saw them go.
+Where the waste is turned over without limit, the player first clicks once round the stock
+(:func:`scouting_click`): that costs nothing and shows every stock card.
+
+Nothing here reads a face-down card the player has not seen: samples and steps are built from
+:meth:`Position.player_view` and the cards remembered from earlier views alone.
 """
 
 from __future__ import annotations
@@ -25,34 +41,94 @@ from collections import Counter
 from dataclasses import dataclass
 
 from reussite.cards import UP, build_deck, parse_card
-from reussite.engine import Position, RawMove
-from reussite.solver.search import SAFE, knowledge, solve
+from reussite.engine import STOCK_RAW, TRANSFER, Position, RawMove
+from reussite.rules import StockAction
+from reussite.solver.search import SAFE, _progress, knowledge, solve
 
-UNKNOWN_WEIGHT = 0.25
+UNKNOWN = -1
 
 
-def unseen_cards(pos: Position, view: dict[str, list[dict[str, object]]]) -> list[int]:
-    """The cards the player cannot see, as a sorted multiset (deck minus the face-up cards)."""
+class Memory:
+    """The cards the player has seen, by place: ``known[pile][i]`` is the card (without its
+    face-up bit) at place ``i`` of the pile, or ``UNKNOWN`` when the player never saw it.
+
+    Built from the views alone: after each move the face-up cards are recorded (they are in
+    the view); a transfer carries what is known of its cards along with them (the player sees
+    which cards a move takes where, even when a redeal turns them face down).
+    """
+
+    def __init__(self, pos: Position) -> None:
+        self.known: list[list[int]] = [[c & ~UP if c & UP else UNKNOWN for c in p]
+                                       for p in pos.piles]
+
+    @classmethod
+    def of(cls, pos: Position) -> Memory:
+        """What a player who played ``pos``'s moves from the deal remembers now."""
+        start = pos.copy()
+        line = [raw for raw, _ in start.history]
+        while start.history:
+            start.pop()
+        memory = cls(start)
+        for raw in line:
+            start.push_raw(raw)
+            memory.follow(start)
+        return memory
+
+    def follow(self, pos: Position) -> None:
+        """Take in the last move of ``pos`` (just played)."""
+        known = self.known
+        for op in pos.history[-1][1]:
+            if op[0] == TRANSFER:
+                _, src, dst, n = op
+                known[dst] += known[src][-n:]
+                del known[src][-n:]
+        for k, p in zip(known, pos.piles, strict=True):
+            for i, c in enumerate(p):
+                if c & UP:
+                    k[i] = c & ~UP
+
+    def hidden_known(self, pos: Position) -> int:
+        """How many face-down cards of ``pos`` the player knows."""
+        return sum(1 for k, p in zip(self.known, pos.piles, strict=True)
+                   for i, c in enumerate(p) if not c & UP and k[i] != UNKNOWN)
+
+
+def unseen_cards(pos: Position, view: dict[str, list[dict[str, object]]],
+                 memory: Memory | None = None) -> list[int]:
+    """The cards the player cannot place, as a sorted multiset (the deck minus the face-up
+    cards, minus the face-down cards it remembers)."""
     left = Counter(build_deck(pos.rules.packs, pos.rules.suits))
     for entries in view.values():
         for e in entries:
             code = e["card"]
             if isinstance(code, str):
                 left[parse_card(code)] -= 1
+    if memory is not None:
+        for pid, k in zip(pos.layout.ids, memory.known, strict=True):
+            for e, c in zip(view[pid], k, strict=True):
+                if e["card"] is None and c != UNKNOWN:
+                    left[c] -= 1
     return sorted(left.elements())
 
 
-def sample_position(pos: Position, rng: random.Random) -> Position:
-    """A position that looks exactly like ``pos`` to the player, hidden cards drawn at random."""
+def sample_position(pos: Position, rng: random.Random,
+                    memory: Memory | None = None) -> Position:
+    """A position that looks exactly like ``pos`` to the player (and agrees with what it
+    remembers), the other hidden cards drawn at random."""
     view = pos.player_view()
-    hidden = unseen_cards(pos, view)
+    hidden = unseen_cards(pos, view, memory)
     rng.shuffle(hidden)
     piles: list[list[int]] = []
-    for pid in pos.layout.ids:
+    for j, pid in enumerate(pos.layout.ids):
         pile = []
-        for e in view[pid]:
+        for i, e in enumerate(view[pid]):
             code = e["card"]
-            pile.append(parse_card(code) | UP if isinstance(code, str) else hidden.pop())
+            if isinstance(code, str):
+                pile.append(parse_card(code) | UP)
+            elif memory is not None and memory.known[j][i] != UNKNOWN:
+                pile.append(memory.known[j][i])
+            else:
+                pile.append(hidden.pop())
         piles.append(pile)
     return Position(pos.rules, pos.number, piles, pos.redeals_used)
 
@@ -62,42 +138,261 @@ def visible_key(pos: Position) -> tuple[object, ...]:
     return (pos.redeals_used, tuple(tuple(c if c & UP else 0 for c in p) for p in pos.piles))
 
 
-def ranked_moves(pos: Position, *, samples: int = 6, time_limit: float | None = 1.0,
-                 states_per_sample: int | None = 3_000, seed: int = 0,
-                 effort: list[int] | None = None) -> list[tuple[float, RawMove]]:
-    """The legal moves with their votes, best first (see the module's docstring)."""
+@dataclass(frozen=True)
+class Effort:
+    """How hard the honest player thinks about one move.
+
+    ``samples``: samples of the hidden cards, at most (fewer when the leader is settled).
+    ``states_per_sample`` bounds each search in positions (reproducible, whatever the
+    machine's load); ``time_limit`` bounds the whole move in seconds (None: no bound).
+    ``unknown_weight``: what an unfinished search counts for (negative: the step's own share
+    of wins; see the module's docstring). ``per_move``: search each sample once after each
+    step rather than once from the position (the first step of each sample's line gets the
+    vote). ``progress``: weigh unfinished searches by the progress of their best line.
+    """
+
+    samples: int = 16
+    states_per_sample: int | None = 1_000
+    time_limit: float | None = None
+    unknown_weight: float = -1.0
+    per_move: bool = True
+    progress: bool = True
+
+
+def scouting_click(pos: Position, memory: Memory | None) -> RawMove | None:
+    """The stock click that looks through a stock the player does not know yet, when doing so
+    costs nothing: a waste turned over without limit, before any other move (a whole round of
+    clicks then brings the position back as it was, the player knowing every stock card).
+    Playing a card meanwhile would change the stock's grouping, so scouting is done first."""
+    st = pos.rules.stock
+    if memory is None or st.action is not StockAction.DRAW_TO_WASTE or st.redeals is not None:
+        return None
+    waste = pos.layout.waste
+    if pos.redeals_used > 0 or any(raw[0] == waste for raw, _ in pos.history):
+        return None
+    unknown = any(k == UNKNOWN for k in memory.known[0])
+    return STOCK_RAW if unknown or pos.piles[pos.layout.waste] else None
+
+
+Step = tuple[RawMove, ...]
+"""What the honest player decides on: a move, or (with a waste) a few stock clicks and a move
+of the waste's top card, as the search's children (:meth:`GameKnowledge.children`)."""
+
+
+def stock_known(pos: Position, memory: Memory | None) -> bool:
+    """The player knows every card of the stock (or it is empty)."""
+    if not pos.piles[0]:
+        return True
+    return memory is not None and all(c != UNKNOWN for c in memory.known[0])
+
+
+def root_steps(pos: Position, memory: Memory | None = None) -> list[Step]:
+    """The steps worth telling apart from ``pos``: the search's children (moves it would prune
+    as equivalent to another left out), or every legal move when it has none.
+
+    The search's stock macros read the stock's cards: they are used only when the player
+    knows them all. Otherwise the steps are single moves, a click on the stock among them.
+    """
+    info = knowledge(pos)
+    if stock_known(pos, memory):
+        steps = info.children(pos, None)
+        return steps if steps else [(m,) for m in pos.raw_moves()]
+    homes: set[tuple[int, int, int]] = set()
+    lay = pos.layout
+    first_cell = next((i for i in lay.cells if not pos.piles[i]), -1)
+    first_space = next((i for i in lay.tableau if not pos.piles[i]), -1) \
+        if info.tableau_interchangeable(pos) else -1
+    scored = []
+    for m in pos.raw_moves():
+        score = info.score(pos, m, None, first_cell, first_space, homes)
+        if score is None:
+            continue
+        if score >= SAFE:
+            return [(m,)]
+        scored.append((score, (m,)))
+    scored.sort(key=lambda sm: -sm[0])
+    return [m for _, m in scored] if scored else [(m,) for m in pos.raw_moves()]
+
+
+def first_step(line: list[RawMove], macros: bool) -> Step | None:
+    """The first step of a line: with ``macros``, its leading clicks and the move after."""
+    if not line:
+        return None
+    if not macros:
+        return (line[0],)
+    i = 0
+    while i < len(line) - 1 and line[i] == STOCK_RAW:
+        i += 1
+    return tuple(line[:i + 1])
+
+
+def _room(pos: Position) -> int:
+    """The most progress still possible (as :func:`.search._progress` counts it): every card
+    not home sent home (2 each), every face-down card turned up (1 each)."""
+    down = sum(1 for p in pos.piles[1:] for c in p if not c & UP)
+    return 2 * (pos.rules.cards - pos.foundation_cards) + down
+
+
+def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
+           spent: list[int] | None) -> tuple[str, float]:
+    """What the search says of ``step`` in ``sample``: its status, and for ``unknown`` a
+    weight, 1 or (when ``effort.progress``) the share of the progress still possible that the
+    best line found made (the step's own included)."""
+    room = _room(sample)
+    for m in step:
+        sample.push_raw(m)
+    result = solve(sample, time_limit=seconds, max_states=effort.states_per_sample,
+                   best_line=effort.progress)
+    if spent is not None:
+        spent[0] += result.states
+    weight = 1.0
+    if result.status == "unknown" and effort.progress:
+        weight = _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
+    for _ in step:
+        sample.pop()
+    return result.status, weight
+
+
+class Tally:
+    """One step's results over the samples: wins, losses, and the weights of the unknowns."""
+
+    __slots__ = ("lost", "unknown", "won")
+
+    def __init__(self) -> None:
+        self.won = 0
+        self.lost = 0
+        self.unknown = 0.0
+
+    def add(self, status: str, weight: float) -> None:
+        if status == "won":
+            self.won += 1
+        elif status == "lost":
+            self.lost += 1
+        else:
+            self.unknown += weight
+
+    def score(self, effort: Effort) -> float:
+        """Wins, plus each unknown sample counted as ``unknown_weight`` of a win, or (when
+        that is negative) as this step's own share of wins among its decided samples (with
+        one win and one loss added: a step never lost is not hurt by being hard to search)."""
+        share = effort.unknown_weight
+        if share < 0:
+            share = (self.won + 1) / (self.won + self.lost + 2)
+        return self.won + share * self.unknown
+
+
+def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
+    """The progress of ``line``, whose first ``played`` moves are already played."""
+    for m in line[played:]:
+        sample.push_raw(m)
+    gain = _progress(sample, len(line), sample.layout.kinds)
+    for _ in line[played:]:
+        sample.pop()
+    return gain
+
+
+def _settled(tallies: dict[Step, Tally], effort: Effort, left: int) -> bool:
+    """The samples left cannot change the leader. Each adds at most 1 to a step's score when
+    unknowns weigh a fixed share; with shares estimated, the leader's wins alone must beat
+    what any other step could still reach."""
+    if effort.unknown_weight >= 0:
+        top = sorted((t.score(effort) for t in tallies.values()), reverse=True)
+        return top[0] - top[1] > left
+    best = max(tallies.values(), key=lambda t: t.won)
+    return all(best.won > t.won + t.unknown + left for t in tallies.values() if t is not best)
+
+
+def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
+                 memory: Memory | None = None,
+                 spent: list[int] | None = None) -> list[tuple[float, Step]]:
+    """The steps with their votes, best first (see the module's docstring)."""
+    if not pos.raw_moves():
+        return []
+    scout = scouting_click(pos, memory)
+    if scout is not None:
+        return [(float(effort.samples), (scout,))]
+    steps = root_steps(pos, memory)
+    if len(steps) == 1:
+        return [(float(effort.samples), steps[0])]
+    votes: dict[Step, float] = dict.fromkeys(steps, 0.0)
+    tallies = {step: Tally() for step in steps}
+    # A sample's line starts with stock macros only when the player knows the stock.
+    macros = pos.layout.waste >= 0 and stock_known(pos, memory)
+    rng = random.Random(seed)
+    deadline = None if effort.time_limit is None else time.perf_counter() + effort.time_limit
+    searches = len(steps) if effort.per_move else 1
+    for k in range(effort.samples):
+        per_search = None
+        if deadline is not None:
+            per_search = max(0.0, (deadline - time.perf_counter())
+                             / ((effort.samples - k) * searches))
+        sample = sample_position(pos, rng, memory)
+        if effort.per_move:
+            for step in steps:
+                tallies[step].add(*_value(sample, step, effort, per_search, spent))
+            if _settled(tallies, effort, effort.samples - k - 1):
+                break
+            continue
+        room = _room(sample)
+        result = solve(sample, time_limit=per_search, max_states=effort.states_per_sample,
+                       best_line=True)
+        if spent is not None:
+            spent[0] += result.states
+        first = first_step(result.raw_line, macros)
+        if first is None:
+            continue
+        if result.status == "won":
+            vote = 1.0
+        else:
+            vote = effort.unknown_weight if effort.unknown_weight >= 0 else 0.25
+            if effort.progress:
+                vote *= _line_gain(sample, result.raw_line, 0) / max(1, room)
+        votes[first] = votes.get(first, 0.0) + vote
+    if effort.per_move:
+        votes = {step: t.score(effort) for step, t in tallies.items()}
+    return sorted(((v, m) for m, v in votes.items()),
+                  key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
+
+
+def step_score(pos: Position, step: Step) -> float:
+    """How good a step looks from visible information (``hints.visible_score`` of its move
+    after its clicks; fewer clicks first)."""
     from reussite.solver.hints import visible_score
 
-    moves = pos.raw_moves()
-    if not moves:
-        return []
-    info = knowledge(pos)
-    for m in moves:
-        if info.score(pos, m, None, -1, -1, set()) == SAFE:
-            return [(float(samples), m)]
-    votes: dict[RawMove, float] = dict.fromkeys(moves, 0.0)
-    rng = random.Random(seed)
-    per_sample = None if time_limit is None else time_limit / samples
-    for _ in range(samples):
-        sample = sample_position(pos, rng)
-        result = solve(sample, time_limit=per_sample, max_states=states_per_sample,
-                       best_line=True)
-        if effort is not None:
-            effort[0] += result.states
-        if result.status == "won" and result.raw_line:
-            votes[result.raw_line[0]] = votes.get(result.raw_line[0], 0.0) + 1.0
-        elif result.status == "unknown" and result.raw_line:
-            votes[result.raw_line[0]] = votes.get(result.raw_line[0], 0.0) + UNKNOWN_WEIGHT
-    return sorted(((v, m) for m, v in votes.items() if m in moves),
-                  key=lambda vm: (-vm[0], -visible_score(pos, vm[1])))
+    for m in step[:-1]:
+        pos.push_raw(m)
+    score = visible_score(pos, step[-1]) - 0.01 * (len(step) - 1)
+    for _ in step[:-1]:
+        pos.pop()
+    return score
 
 
-def honest_move(pos: Position, *, samples: int = 6, time_limit: float | None = 1.0,
-                states_per_sample: int | None = 3_000, seed: int = 0) -> RawMove | None:
-    """The honest player's move, or None when no move is legal."""
-    ranked = ranked_moves(pos, samples=samples, time_limit=time_limit,
-                          states_per_sample=states_per_sample, seed=seed)
-    return ranked[0][1] if ranked else None
+def ranked_moves(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
+                 memory: Memory | None = None) -> list[tuple[float, RawMove]]:
+    """The first moves of the ranked steps, best first, each once."""
+    out: list[tuple[float, RawMove]] = []
+    for v, step in ranked_steps(pos, effort, seed=seed, memory=memory):
+        if all(m != step[0] for _, m in out):
+            out.append((v, step[0]))
+    return out
+
+
+def honest_move(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
+                memory: Memory | None = None) -> RawMove | None:
+    """The honest player's move, or None when no move is legal. ``memory``: what the player
+    remembers (by default, rebuilt from ``pos``'s moves with :meth:`Memory.of`)."""
+    if memory is None:
+        memory = Memory.of(pos)
+    ranked = ranked_steps(pos, effort, seed=seed, memory=memory)
+    return ranked[0][1][0] if ranked else None
+
+
+def _reveals_unknown(pos: Position, memory: Memory) -> bool:
+    """A click now would turn up a stock card the player does not know."""
+    stock = memory.known[0]
+    if not stock:
+        return False
+    return any(c == UNKNOWN for c in stock[-max(1, pos.rules.stock.draw):])
 
 
 @dataclass
@@ -108,60 +403,85 @@ class HonestGame:
     moves: int
     states: int
     seconds: float
+    ending: str = ""
+    """Why the game ended: won, no move (or a clear end), a loop, no progress, too long."""
+    home: int = 0
+    """Cards on the foundations at the end."""
 
 
 def _progress_mark(pos: Position) -> tuple[int, int, int]:
-    """Cards home, cards face down, cards in the stock (and waste): what a move may change for
-    good (turning the stock round changes none of them)."""
+    """Cards home, cards face down, cards in the stock (and waste), the first negated: each
+    can only go down for good (turning the stock round changes none of them)."""
     waste = pos.layout.waste
     down = sum(1 for p in pos.piles[1:] for c in p if not c & UP)
-    return (pos.foundation_cards, down,
+    return (-pos.foundation_cards, down,
             len(pos.piles[0]) + (len(pos.piles[waste]) if waste >= 0 else 0))
 
 
-def play_honest_game(pos: Position, *, time_per_move: float = 0.5, seed: int = 0,
-                     samples: int = 4, max_moves: int = 2_000,
-                     patience: int = 120) -> HonestGame:
+def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
+                     max_moves: int = 2_000, patience: int = 120) -> HonestGame:
     """Play ``pos`` (a copy) to the end as the honest player; ``won`` or ``lost``.
 
     The game ends lost when no move is legal, when the clear-end detector says nothing can
     change any more, when every move the player would consider leads back to something it
     has already seen (it would only go round in circles), or when ``patience`` moves in a row
-    brought no card home, turned no card up and dealt nothing (it gives up).
+    brought no more cards home than ever before, turned no card up and dealt nothing (it
+    gives up).
     """
     from reussite.solver.search import is_stuck
 
     start = time.perf_counter()
     pos = pos.copy()
+    memory = Memory.of(pos)
     seen: set[tuple[object, ...]] = {visible_key(pos)}
     turn = 0
-    effort = [0]
-    progress, progress_turn = _progress_mark(pos), 0
-    while not pos.is_won() and turn < max_moves and turn - progress_turn < patience:
-        if is_stuck(pos, max_states=300):
+    spent = [0]
+    progress: tuple[int, ...] = _progress_mark(pos)
+    progress_turn = 0
+    ending = "too long"
+    while not pos.is_won():
+        if turn >= max_moves:
             break
-        legal = pos.raw_moves()
-        if len(legal) == 1:
-            ranked = [(0.0, legal[0])]
-        else:
-            ranked = ranked_moves(pos, samples=samples, time_limit=time_per_move,
-                                  states_per_sample=None, seed=seed * 7919 + turn,
-                                  effort=effort)
-        chosen = None
-        for _, m in ranked:
-            pos.push_raw(m)
+        if turn - progress_turn >= patience:
+            ending = "no progress"
+            break
+        if is_stuck(pos, max_states=300):
+            ending = "no move"
+            break
+        ranked = ranked_steps(pos, effort, seed=seed * 7919 + turn, memory=memory,
+                              spent=spent)
+        # Every legal move comes after the ranked steps: a step may lead back to a view
+        # already seen (a card taken off a foundation goes back at once), another move not.
+        others = [(0.0, (m,)) for m in sorted(pos.raw_moves(),
+                                              key=lambda m: -step_score(pos, (m,)))]
+        chosen: Step | None = None
+        for _, step in ranked + others:
+            for m in step:
+                pos.push_raw(m)
             key = visible_key(pos)
-            pos.pop()
+            for _ in step:
+                pos.pop()
             if key not in seen:
-                chosen = m
+                chosen = step
                 seen.add(key)
                 break
         if chosen is None:
+            ending = "loop"
             break
-        pos.push_raw(chosen)
+        for m in chosen:
+            # A click that turns up a card the player does not know ends the step: what it
+            # shows may change the plan.
+            reveals = m == STOCK_RAW and _reveals_unknown(pos, memory)
+            pos.push_raw(m)
+            memory.follow(pos)
+            if reveals:
+                break
         turn += 1
         mark = _progress_mark(pos)
-        if mark != progress:
-            progress, progress_turn = mark, turn
-    status = "won" if pos.is_won() else "lost"
-    return HonestGame(status, turn, effort[0], time.perf_counter() - start)
+        if any(a < b for a, b in zip(mark, progress, strict=True)):
+            progress = tuple(min(a, b) for a, b in zip(mark, progress, strict=True))
+            progress_turn = turn
+    won = pos.is_won()
+    return HonestGame("won" if won else "lost", len(pos.history), spent[0],
+                      time.perf_counter() - start, "won" if won else ending,
+                      pos.foundation_cards)
