@@ -234,10 +234,10 @@ def _room(pos: Position) -> int:
 
 
 def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
-           spent: list[int] | None) -> tuple[str, float]:
-    """What the search says of ``step`` in ``sample``: its status, and for ``unknown`` a
-    weight, 1 or (when ``effort.progress``) the share of the progress still possible that the
-    best line found made (the step's own included)."""
+           spent: list[int] | None) -> tuple[str, float, int]:
+    """What the search says of ``step`` in ``sample``: its status, for ``unknown`` a weight,
+    1 or (when ``effort.progress``) the share of the progress still possible that the best
+    line found made (the step's own included), and the positions searched."""
     room = _room(sample)
     for m in step:
         sample.push_raw(m)
@@ -250,22 +250,24 @@ def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
         weight = _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
     for _ in step:
         sample.pop()
-    return result.status, weight
+    return result.status, weight, result.states
 
 
 class Tally:
     """One step's results over the samples: wins, losses, and the weights of the unknowns."""
 
-    __slots__ = ("lost", "unknown", "won")
+    __slots__ = ("lost", "unknown", "won", "won_states")
 
     def __init__(self) -> None:
         self.won = 0
         self.lost = 0
         self.unknown = 0.0
+        self.won_states = 0
 
-    def add(self, status: str, weight: float) -> None:
+    def add(self, status: str, weight: float, states: int) -> None:
         if status == "won":
             self.won += 1
+            self.won_states += states
         elif status == "lost":
             self.lost += 1
         else:
@@ -279,6 +281,12 @@ class Tally:
         if share < 0:
             share = (self.won + 1) / (self.won + self.lost + 2)
         return self.won + share * self.unknown
+
+    def effort_to_win(self) -> float:
+        """Positions the searches needed on average to win after this step: between steps
+        that win in the same samples, the one whose wins were found sooner is the one whose
+        continuation leans least on the exact hidden cards."""
+        return self.won_states / self.won if self.won else float("inf")
 
 
 def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
@@ -350,6 +358,9 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         votes[first] = votes.get(first, 0.0) + vote
     if effort.per_move:
         votes = {step: t.score(effort) for step, t in tallies.items()}
+        return sorted(((v, m) for m, v in votes.items()),
+                      key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
+                                      -step_score(pos, vm[1])))
     return sorted(((v, m) for m, v in votes.items()),
                   key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
 
