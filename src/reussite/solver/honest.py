@@ -418,6 +418,8 @@ class HonestGame:
     """Why the game ended: won, no move (or a clear end), a loop, no progress, too long."""
     home: int = 0
     """Cards on the foundations at the end."""
+    detours: int = 0
+    """Times the best-ranked step was left aside because it led back to a view seen before."""
 
 
 def _progress_mark(pos: Position) -> tuple[int, int, int]:
@@ -450,6 +452,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     progress: tuple[int, ...] = _progress_mark(pos)
     progress_turn = 0
     ending = "too long"
+    detours = 0
     while not pos.is_won():
         if turn >= max_moves:
             break
@@ -466,7 +469,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         others = [(0.0, (m,)) for m in sorted(pos.raw_moves(),
                                               key=lambda m: -step_score(pos, (m,)))]
         chosen: Step | None = None
-        for _, step in ranked + others:
+        for k, (_, step) in enumerate(ranked + others):
             for m in step:
                 pos.push_raw(m)
             key = visible_key(pos)
@@ -475,6 +478,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
             if key not in seen:
                 chosen = step
                 seen.add(key)
+                detours += int(k > 0)
                 break
         if chosen is None:
             ending = "loop"
@@ -495,4 +499,4 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), spent[0],
                       time.perf_counter() - start, "won" if won else ending,
-                      pos.foundation_cards)
+                      pos.foundation_cards, detours)
