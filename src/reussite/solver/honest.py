@@ -466,8 +466,8 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                               spent=spent)
         # Every legal move comes after the ranked steps: a step may lead back to a view
         # already seen (a card taken off a foundation goes back at once), another move not.
-        others = [(0.0, (m,)) for m in sorted(pos.raw_moves(),
-                                              key=lambda m: -step_score(pos, (m,)))]
+        legal = sorted(pos.raw_moves(), key=lambda m: -step_score(pos, (m,)))
+        others: list[tuple[float, Step]] = [(0.0, (m,)) for m in legal]
         chosen: Step | None = None
         for k, (_, step) in enumerate(ranked + others):
             for m in step:
