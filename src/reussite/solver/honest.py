@@ -234,10 +234,10 @@ def _room(pos: Position) -> int:
 
 
 def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
-           spent: list[int] | None) -> tuple[str, float]:
-    """What the search says of ``step`` in ``sample``: its status, and for ``unknown`` a
-    weight, 1 or (when ``effort.progress``) the share of the progress still possible that the
-    best line found made (the step's own included)."""
+           spent: list[int] | None) -> tuple[str, float, int]:
+    """What the search says of ``step`` in ``sample``: its status, for ``unknown`` a weight,
+    1 or (when ``effort.progress``) the share of the progress still possible that the best
+    line found made (the step's own included), and the positions searched."""
     room = _room(sample)
     for m in step:
         sample.push_raw(m)
@@ -250,22 +250,24 @@ def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
         weight = _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
     for _ in step:
         sample.pop()
-    return result.status, weight
+    return result.status, weight, result.states
 
 
 class Tally:
     """One step's results over the samples: wins, losses, and the weights of the unknowns."""
 
-    __slots__ = ("lost", "unknown", "won")
+    __slots__ = ("lost", "unknown", "won", "won_states")
 
     def __init__(self) -> None:
         self.won = 0
         self.lost = 0
         self.unknown = 0.0
+        self.won_states = 0
 
-    def add(self, status: str, weight: float) -> None:
+    def add(self, status: str, weight: float, states: int) -> None:
         if status == "won":
             self.won += 1
+            self.won_states += states
         elif status == "lost":
             self.lost += 1
         else:
@@ -279,6 +281,12 @@ class Tally:
         if share < 0:
             share = (self.won + 1) / (self.won + self.lost + 2)
         return self.won + share * self.unknown
+
+    def effort_to_win(self) -> float:
+        """Positions the searches needed on average to win after this step: between steps
+        that win in the same samples, the one whose wins were found sooner is the one whose
+        continuation leans least on the exact hidden cards."""
+        return self.won_states / self.won if self.won else float("inf")
 
 
 def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
@@ -350,6 +358,9 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         votes[first] = votes.get(first, 0.0) + vote
     if effort.per_move:
         votes = {step: t.score(effort) for step, t in tallies.items()}
+        return sorted(((v, m) for m, v in votes.items()),
+                      key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
+                                      -step_score(pos, vm[1])))
     return sorted(((v, m) for m, v in votes.items()),
                   key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
 
@@ -407,6 +418,8 @@ class HonestGame:
     """Why the game ended: won, no move (or a clear end), a loop, no progress, too long."""
     home: int = 0
     """Cards on the foundations at the end."""
+    detours: int = 0
+    """Times the best-ranked step was left aside because it led back to a view seen before."""
 
 
 def _progress_mark(pos: Position) -> tuple[int, int, int]:
@@ -439,6 +452,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     progress: tuple[int, ...] = _progress_mark(pos)
     progress_turn = 0
     ending = "too long"
+    detours = 0
     while not pos.is_won():
         if turn >= max_moves:
             break
@@ -452,10 +466,10 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                               spent=spent)
         # Every legal move comes after the ranked steps: a step may lead back to a view
         # already seen (a card taken off a foundation goes back at once), another move not.
-        others = [(0.0, (m,)) for m in sorted(pos.raw_moves(),
-                                              key=lambda m: -step_score(pos, (m,)))]
+        legal = sorted(pos.raw_moves(), key=lambda m: -step_score(pos, (m,)))
+        others: list[tuple[float, Step]] = [(0.0, (m,)) for m in legal]
         chosen: Step | None = None
-        for _, step in ranked + others:
+        for k, (_, step) in enumerate(ranked + others):
             for m in step:
                 pos.push_raw(m)
             key = visible_key(pos)
@@ -464,6 +478,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
             if key not in seen:
                 chosen = step
                 seen.add(key)
+                detours += int(k > 0)
                 break
         if chosen is None:
             ending = "loop"
@@ -484,4 +499,4 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), spent[0],
                       time.perf_counter() - start, "won" if won else ending,
-                      pos.foundation_cards)
+                      pos.foundation_cards, detours)
