@@ -96,19 +96,35 @@ def _get_pool() -> Executor | None:
         return _pool
 
 
+def _take_slot() -> bool:
+    """A place in the pool's queue, or False when it is full (the caller answers at once)."""
+    global _waiting
+    with _pool_lock:
+        if _waiting >= QUEUE_PER_WORKER * _workers():
+            return False
+        _waiting += 1
+        return True
+
+
+def _release_slot() -> None:
+    global _waiting
+    with _pool_lock:
+        _waiting -= 1
+
+
+def _drop_pool() -> None:
+    """A broken pool (a worker killed): a new one is made next time."""
+    global _pool
+    with _pool_lock:
+        _pool = None
+
+
 def hint(pos: Position) -> RawMove | None:
     """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool."""
     pool = _get_pool()
     if pool is None:
         return suggest_move(pos)
-    global _waiting
-    with _pool_lock:
-        if _waiting >= QUEUE_PER_WORKER * _workers():
-            busy = True
-        else:
-            busy = False
-            _waiting += 1
-    if busy:
+    if not _take_slot():
         return quick_move(pos)
     line = [raw for raw, _steps in pos.history]
     try:
@@ -118,15 +134,11 @@ def hint(pos: Position) -> RawMove | None:
     except FutureTimeout:
         future.cancel()
         return quick_move(pos)
-    except Exception:
-        # A broken pool (a worker killed): make a new one next time, answer from here now.
-        global _pool
-        with _pool_lock:
-            _pool = None
+    except Exception:  # a broken pool: answer from here now
+        _drop_pool()
         return quick_move(pos)
     finally:
-        with _pool_lock:
-            _waiting -= 1
+        _release_slot()
 
 
 def has_pool() -> bool:
@@ -139,14 +151,7 @@ async def hint_async(pos: Position) -> RawMove | None:
     pool = _get_pool()
     if pool is None:
         return suggest_move(pos)
-    global _waiting
-    with _pool_lock:
-        if _waiting >= QUEUE_PER_WORKER * _workers():
-            busy = True
-        else:
-            busy = False
-            _waiting += 1
-    if busy:
+    if not _take_slot():
         return quick_move(pos)
     line = [raw for raw, _steps in pos.history]
     try:
@@ -157,10 +162,7 @@ async def hint_async(pos: Position) -> RawMove | None:
     except TimeoutError:
         return quick_move(pos)  # wait_for cancelled the future
     except Exception:
-        global _pool
-        with _pool_lock:
-            _pool = None
+        _drop_pool()
         return quick_move(pos)
     finally:
-        with _pool_lock:
-            _waiting -= 1
+        _release_slot()
