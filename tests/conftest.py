@@ -8,14 +8,13 @@ of its own, made at the start and dropped at the end, so parallel sessions never
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from serverproc import postgres_base
+from serverproc import postgres_base, postgres_schema
 
 # The per-player rate limit (web/ratelimit.py) is a speed: a test that streams requests from
 # one player would meet it on a fast machine and not on a slow one. Tests run without it,
@@ -29,19 +28,8 @@ def postgres_url() -> Iterator[str]:
     base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
-    import sqlalchemy
-
-    schema = f"t_{secrets.token_hex(6)}"
-    admin = sqlalchemy.create_engine(base)
-    with admin.begin() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    with postgres_schema(base, "t") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
