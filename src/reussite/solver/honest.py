@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from reussite.cards import UP, build_deck, parse_card
 from reussite.engine import STOCK_RAW, TRANSFER, Position, RawMove
 from reussite.rules import StockAction
-from reussite.solver.search import SAFE, _progress, knowledge, solve
+from reussite.solver.search import _progress, knowledge, solve
 
 UNKNOWN = -1
 
@@ -193,25 +193,8 @@ def root_steps(pos: Position, memory: Memory | None = None) -> list[Step]:
     The search's stock macros read the stock's cards: they are used only when the player
     knows them all. Otherwise the steps are single moves, a click on the stock among them.
     """
-    info = knowledge(pos)
-    if stock_known(pos, memory):
-        steps = info.children(pos, None)
-        return steps if steps else [(m,) for m in pos.raw_moves()]
-    homes: set[tuple[int, int, int]] = set()
-    lay = pos.layout
-    first_cell = next((i for i in lay.cells if not pos.piles[i]), -1)
-    first_space = next((i for i in lay.tableau if not pos.piles[i]), -1) \
-        if info.tableau_interchangeable(pos) else -1
-    scored = []
-    for m in pos.raw_moves():
-        score = info.score(pos, m, None, first_cell, first_space, homes)
-        if score is None:
-            continue
-        if score >= SAFE:
-            return [(m,)]
-        scored.append((score, (m,)))
-    scored.sort(key=lambda sm: -sm[0])
-    return [m for _, m in scored] if scored else [(m,) for m in pos.raw_moves()]
+    steps = knowledge(pos).children(pos, None, macros=stock_known(pos, memory))
+    return steps if steps else [(m,) for m in pos.raw_moves()]
 
 
 def first_step(line: list[RawMove], macros: bool) -> Step | None:

@@ -234,13 +234,16 @@ class GameKnowledge:
             return _RED[top] != _RED[c]
         return self.build is Build.DOWN_ANY_SUIT or _SUIT[top] == _SUIT[c]
 
-    def children(self, pos: Position, last: tuple[RawMove, int] | None) -> list[Child]:
+    def children(self, pos: Position, last: tuple[RawMove, int] | None,
+                 macros: bool = True) -> list[Child]:
         """The moves worth searching from ``pos``, best first (a safe move alone).
 
         With a waste, stock clicks are not searched on their own: a child is a few clicks
         followed by a move of the waste's top card (the "K+" moves of Klondike solvers). A
         click commutes with every move that does not take the waste's top card, so any line
         can be reordered into such steps; clicks followed by nothing are useless.
+        ``macros=False`` (a player who does not know the stock's cards): single moves only,
+        a click on the stock among them.
         """
         piles = pos.piles
         interch = self.tableau_interchangeable(pos)
@@ -250,7 +253,7 @@ class GameKnowledge:
         homes: set[tuple[int, int, int]] = set()
         moves = pos.raw_moves()
         for m in moves:
-            if m[0] == STOCK_CLICK and self.waste >= 0:
+            if m[0] == STOCK_CLICK and self.waste >= 0 and macros:
                 continue
             score = self.score(pos, m, last, first_cell, first_space, homes)
             if score is None:
@@ -258,7 +261,7 @@ class GameKnowledge:
             if score >= SAFE:
                 return [(m,)]
             scored.append((score, (m,)))
-        if self.waste >= 0 and STOCK_RAW in moves:
+        if macros and self.waste >= 0 and STOCK_RAW in moves:
             self.macro_children(pos, scored, first_cell, first_space)
         scored.sort(key=lambda sm: -sm[0])
         if scored and scored[0][0] >= SAFE:
