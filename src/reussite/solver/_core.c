@@ -992,7 +992,6 @@ static int beam_offer(Beam *b, Pos *p, int score, Key k, const Move *line, int n
 typedef struct {
     int parent;       /* node index, or -1 for a seed */
     int seed;         /* index of its seed in the stage's beam */
-    int clicks;       /* stock clicks before m (waste games' macro steps) */
     Move m;
     int score;
     size_t snap;      /* offset in the snapshot store */
@@ -1007,7 +1006,7 @@ typedef struct {
     int hn, hcap;
 } Stage;
 
-static int stage_node(Stage *st, Pos *p, int parent, int seed, int clicks, Move m, int score) {
+static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score) {
     if (st->n >= st->cap) {
         int cap = st->cap ? st->cap * 2 : 4096;
         Node *v = realloc(st->v, sizeof(Node) * (size_t)cap);
@@ -1027,7 +1026,6 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, int clicks, Move 
     Node *nd = &st->v[st->n];
     nd->parent = parent;
     nd->seed = seed;
-    nd->clicks = clicks;
     nd->m = m;
     nd->score = score;
     nd->snap = st->used;
@@ -1076,17 +1074,11 @@ static int heap_pop(Stage *st) {
 
 /* The whole line to a node (plus `extra` when have_extra): its seed's line, then the moves. */
 static int node_line(const Stage *st, const Beam *cur, int nd, Line *path, Line *out,
-                     int have_extra, Move extra, int extra_clicks) {
-    Move click = {-1, -1, 0};
+                     int have_extra, Move extra) {
     path->n = 0;
     if (have_extra && line_add(path, extra)) return -1;
-    for (int q = 0; have_extra && q < extra_clicks; q++)
-        if (line_add(path, click)) return -1;
-    for (int k = nd; st->v[k].parent >= 0; k = st->v[k].parent) {
+    for (int k = nd; st->v[k].parent >= 0; k = st->v[k].parent)
         if (line_add(path, st->v[k].m)) return -1;
-        for (int q = 0; q < st->v[k].clicks; q++)
-            if (line_add(path, click)) return -1;
-    }
     const Cand *seed = &cur->v[st->v[nd].seed];
     out->n = 0;
     for (int q = 0; q < seed->linelen; q++)
@@ -1107,9 +1099,9 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
         table_add(&cx->table, pos_key(p));
-        int nd = stage_node(&st, p, -1, i, 0, (Move){0, 0, 0}, evaluate(p));
+        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
-        if (next && stock_allowed(p) &&
+        if (stock_allowed(p) &&
             beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
             result = -1;
             goto end;
@@ -1124,13 +1116,10 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         int nk = cx->kids.n;
         for (int c = 0; c < nk; c++) {
             Move m = cx->kids.v[c].m;
-            int clicks = cx->kids.v[c].clicks;
-            if (m.s < 0 && next) continue; /* the deal ends the stage */
-            for (int q = 0; q < clicks; q++)
-                if (push_move(p, (Move){-1, -1, 0})) { result = -1; goto end; }
+            if (m.s < 0) continue; /* the deal ends the stage */
             if (push_move(p, m)) { result = -1; goto end; }
             if (!p->len[0] && is_won(p)) {
-                if (node_line(&st, cur, nd, &path, won, 1, m, clicks)) result = -1;
+                if (node_line(&st, cur, nd, &path, won, 1, m)) result = -1;
                 else result = 1;
                 goto end;
             }
@@ -1138,18 +1127,18 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (added > 0) {
                 visited++;
                 (*states)++;
-                int child = stage_node(&st, p, nd, st.v[nd].seed, clicks, m, evaluate(p));
+                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
-                if (next && stock_allowed(p) && (next->n < next->width ||
+                if (stock_allowed(p) && (next->n < next->width ||
                                          st.v[child].score > next->v[next->worst].score)) {
-                    if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}, 0) ||
+                    if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}) ||
                         beam_offer(next, p, st.v[child].score, pos_key(p), full.v, full.n)) {
                         result = -1;
                         goto end;
                     }
                 }
             }
-            for (int q = 0; q <= clicks; q++) pop_move(p);
+            pop_move(p);
             if (added < 0) goto end;
         }
         if (!(visited & 63) && spent(bud, *states)) break;
