@@ -8,9 +8,9 @@ titles are :data:`SECTION_TITLES`, in the order of :func:`sections_for`.
 Variants of one game share one text per language: ``families/<family>.<lang>.html`` holds the
 rules they have in common, with Jinja ``{% block %}`` slots where they differ, and each variant's
 own file is ``{% extends "families/<family>.<lang>.html" %}`` followed by its blocks (Spider in
-4, 2 and 1 suits; Klondike drawing 1 and 3). Every file goes through Jinja (no autoescape: the
-texts are ours), so a variant's text reads as one fragment like any other; see
-:func:`check_blocks` for what a variant must fill.
+4, 2 and 1 suits; Klondike drawing 1 and 3; Leap Year and Quadrennial). Every file goes through
+Jinja (no autoescape: the texts are ours), so a variant's text reads as one fragment like any
+other; see :func:`check_blocks` for what a variant must fill.
 
 >>> rules_html("athena", "en").startswith("<p>")
 True
