@@ -206,6 +206,26 @@ def test_no_answer_tells_a_face_down_card(secret_app: FastAPI, game: str) -> Non
                       pos)
 
 
+def test_the_deal_json_and_the_first_view_agree_on_what_is_hidden(secret_app: FastAPI) -> None:
+    """A new game's view is the full deal with every face-down entry blanked, in every game,
+    and no card that lies only face down is named in it."""
+    with TestClient(secret_app) as c:
+        for i, game in enumerate(CATALOGUE):
+            number = 500 + i
+            full = Position.deal(get_game(game), number).to_json()
+            r = c.post("/api/games", json={"game": game, "number": number})
+            view = r.json()
+            for pid, pile in full["piles"].items():
+                assert len(view["piles"][pid]) == len(pile)
+                for shown, entry in zip(view["piles"][pid], pile, strict=True):
+                    assert shown == (entry if entry["up"] else {"card": None, "up": False})
+            hidden = {e["card"] for p in full["piles"].values() for e in p if not e["up"]}
+            up = {e["card"] for p in full["piles"].values() for e in p if e["up"]}
+            assert hidden - up, game  # every game deals some cards face down
+            assert not any(f'"{code}"' in r.text for code in hidden - up)
+        assert len(c.get("/api/stats").json()) == len(CATALOGUE)
+
+
 @pytest.mark.parametrize("leak", ["full", "name", "stock-ints", "extra-field"])
 def test_the_check_catches_each_kind_of_leak(leak: str) -> None:
     """The checker above is not blind: each way of telling a hidden card is caught."""
