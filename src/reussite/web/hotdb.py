@@ -29,6 +29,8 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
+import psycopg
+from psycopg import pq
 from sqlalchemy.engine import make_url
 from sqlalchemy.util import await_only, greenlet_spawn
 
@@ -69,8 +71,11 @@ CREATE = (f"INSERT INTO games ({_COLUMNS}) VALUES (:id, :player_id, :game, :numb
           ":updated_at, :won_at, :won_moves, :won_ms, :won_used_undo, :won_used_hint)")
 
 
+assert GameRow.__slots__ == _FIELDS, "the columns in the order of GameRow's fields"
+
+
 def row_of(values: Any) -> GameRow:
-    return GameRow.from_mapping(dict(zip(_FIELDS, values, strict=True)))
+    return GameRow.from_values(values)
 
 
 class GameStore(Protocol):
@@ -185,6 +190,7 @@ class SqliteGames:
 # fifth of the CPU that psycopg's AsyncConnection.execute took for it (see docs/hardening.md).
 
 _TEXT, _INT4, _INT8, _BOOL = 25, 23, 20, 16
+_FATAL_ERROR = pq.ExecStatus.FATAL_ERROR
 _PARAM_TYPES = {
     "gid": _TEXT, "pid": _TEXT, "id": _TEXT, "player_id": _TEXT, "game": _TEXT,
     "number": _TEXT, "status": _TEXT, "new_status": _TEXT, "move": _TEXT,
@@ -270,7 +276,13 @@ PG_MOVE_WON = Statement("WITH u AS (UPDATE games SET " + _SET_WON + _WHERE + " R
 
 class PgWire:
     """One autocommit PostgreSQL connection, driven through libpq's asynchronous calls on the
-    event loop: a statement is sent, then its results are read when the socket has them."""
+    event loop: a statement is sent, then its results are read when the socket has them.
+
+    The socket stays registered with the event loop for reading as long as the connection
+    lives (registering and unregistering it for every statement cost two system calls): when
+    it becomes readable the statement waiting for it is woken; when nothing waits (the server
+    closing the connection, a notice), the input is read at once and a connection found dead
+    is marked :attr:`broken`, so that the pool replaces it before using it."""
 
     def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.conn = conn  # the psycopg connection that opened it (and closes it)
@@ -279,9 +291,37 @@ class PgWire:
         self.fd: int = self.pg.socket
         self.loop = loop
         self.prepared: set[bytes] = set()
+        self.broken = False
+        self._waiter: asyncio.Future[None] | None = None
+        loop.add_reader(self.fd, self._readable)
 
-    async def _ready(self, writing: bool = False) -> None:
-        """Wait until the socket can be read (or written)."""
+    def _readable(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+            return
+        try:
+            self.pg.consume_input()  # whatever came unasked, so that it is not seen again
+            dead = self.pg.status != pq.ConnStatus.OK
+        except psycopg.Error:
+            dead = True
+        if dead:  # at the end of the stream the socket stays readable: stop watching it
+            self.broken = True
+            self.loop.remove_reader(self.fd)
+
+    async def _readable_again(self) -> None:
+        """Wait until the socket can be read."""
+        if self.broken:
+            raise psycopg.OperationalError("the connection was closed")
+        waiter = self._waiter = self.loop.create_future()
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+
+    async def _writable(self) -> None:
         loop = self.loop
         fut = loop.create_future()
 
@@ -289,25 +329,17 @@ class PgWire:
             if not fut.done():
                 fut.set_result(None)
 
-        if writing:
-            loop.add_writer(self.fd, wake)
-        else:
-            loop.add_reader(self.fd, wake)
+        loop.add_writer(self.fd, wake)
         try:
             await fut
         finally:
-            if writing:
-                loop.remove_writer(self.fd)
-            else:
-                loop.remove_reader(self.fd)
+            loop.remove_writer(self.fd)
 
     async def _results(self) -> Any:
         """The last result of what was sent (an error raises it as psycopg's exception)."""
-        from psycopg import OperationalError, errors, pq
-
         pg = self.pg
         while pg.flush():
-            await self._ready(writing=True)
+            await self._writable()
         last = error = None
         while True:
             pg.consume_input()
@@ -315,15 +347,15 @@ class PgWire:
                 res = pg.get_result()
                 if res is None:
                     if error is not None:
-                        raise errors.error_from_result(error, encoding="utf-8")
+                        raise psycopg.errors.error_from_result(error, encoding="utf-8")
                     if last is None:
-                        raise OperationalError("no result from the server")
+                        raise psycopg.OperationalError("no result from the server")
                     return last
-                if res.status == pq.ExecStatus.FATAL_ERROR:
+                if res.status == _FATAL_ERROR:
                     error = error or res
                 else:
                     last = res
-            await self._ready()
+            await self._readable_again()
 
     async def run(self, stmt: Statement, params: dict[str, Any]) -> Any:
         """Run ``stmt`` (prepared on this connection the first time) and return its result."""
@@ -340,6 +372,9 @@ class PgWire:
         return await self._results()
 
     async def close(self) -> None:
+        if not self.broken:
+            self.broken = True
+            self.loop.remove_reader(self.fd)
         await self.conn.close()
 
 
@@ -370,15 +405,11 @@ class PostgresGames:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def _connect(self) -> PgWire:
-        import psycopg
-
         conn = await psycopg.AsyncConnection.connect(*self._args, autocommit=True,
                                                      **self._kwargs)
         return PgWire(conn, asyncio.get_running_loop())
 
     async def _run(self, work: Callable[[PgWire], Awaitable[T]]) -> T:
-        import psycopg
-
         loop = asyncio.get_running_loop()
         if self._slots is None or loop is not self._loop:
             # Connections belong to one event loop (a test client may start several in turn).
@@ -393,7 +424,14 @@ class PostgresGames:
             await slots.acquire()
         conn = None
         try:
-            conn = self._idle.pop() if self._idle else await self._connect()
+            while self._idle and conn is None:
+                conn = self._idle.pop()
+                if conn.broken:  # closed by the server while idle: replaced, no error
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                    conn = None
+            if conn is None:
+                conn = await self._connect()
             result = await work(conn)
         except BaseException as e:
             if conn is not None:  # in an unknown state: not used again
