@@ -41,3 +41,80 @@ def test_no_pool_computes_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     pos = played("spider", 23, 8)
     raw = hintpool.hint(pos)
     assert raw is not None and raw in pos.raw_moves()
+
+
+class CountingPool:
+    """A pool that computes in a thread and counts the searches it was given."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.inner = ThreadPoolExecutor(1)
+        self.searches = 0
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        self.searches += 1
+        return self.inner.submit(fn, *args)
+
+
+@pytest.fixture
+def counting_pool(monkeypatch: pytest.MonkeyPatch) -> CountingPool:
+    from collections import OrderedDict
+
+    pool = CountingPool()
+    monkeypatch.setattr(hintpool, "_get_pool", lambda: pool)
+    monkeypatch.setattr(hintpool, "_cache", OrderedDict())
+    return pool
+
+
+def test_a_position_asked_again_is_answered_from_memory_with_the_same_move(
+        counting_pool: CountingPool) -> None:
+    pos = played("klondike", 31, 6)
+    first = hintpool.hint(pos)
+    assert counting_pool.searches == 1 and first in pos.raw_moves()
+    assert hintpool.hint(pos) == first and counting_pool.searches == 1
+    # The same deal and moves in another game (another player at the same point): remembered.
+    assert hintpool.hint(played("klondike", 31, 6)) == first and counting_pool.searches == 1
+    # One move more is another position: searched; undone, the first one is remembered.
+    legal = pos.raw_moves()
+    pos.push_raw(legal[0])
+    hintpool.hint(pos)
+    assert counting_pool.searches == 2
+    pos.pop()
+    assert hintpool.hint(pos) == first and counting_pool.searches == 2
+    # The same moves in another deal, or in another game, are other positions.
+    hintpool.hint(played("klondike", 32, 6))
+    hintpool.hint(played("klondike-draw-3", 31, 6))
+    assert counting_pool.searches == 4
+
+
+def test_the_event_loops_hints_are_remembered_too(counting_pool: CountingPool) -> None:
+    import asyncio
+
+    pos = played("spider", 33, 4)
+    first = asyncio.run(hintpool.hint_async(pos))
+    assert asyncio.run(hintpool.hint_async(pos)) == first == hintpool.hint(pos)
+    assert counting_pool.searches == 1
+
+
+def test_a_quick_hint_is_not_remembered(counting_pool: CountingPool,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    pos = played("klondike", 34, 5)
+    monkeypatch.setattr(hintpool, "_waiting", hintpool.QUEUE_PER_WORKER * 10)
+    assert hintpool.hint(pos) == quick_move(pos) and counting_pool.searches == 0
+    monkeypatch.setattr(hintpool, "_waiting", 0)
+    hintpool.hint(pos)
+    assert counting_pool.searches == 1  # the search is done once the pool has room
+
+
+def test_the_memory_keeps_the_last_hints_only(counting_pool: CountingPool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hintpool, "CACHE_SIZE", 2)
+    a, b, c = (played("athena", n, 3) for n in (35, 36, 37))
+    for pos in (a, b, a, c):  # a used again, so b is the oldest when c comes
+        hintpool.hint(pos)
+    assert counting_pool.searches == 3 and len(hintpool._cache) == 2
+    hintpool.hint(a)
+    assert counting_pool.searches == 3
+    hintpool.hint(b)
+    assert counting_pool.searches == 4

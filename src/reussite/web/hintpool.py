@@ -12,6 +12,13 @@ scheduling priority is than the web process's. If the pool cannot answer within
 ``HINT_TIMEOUT`` seconds, or already has ``QUEUE_PER_WORKER`` hints waiting per worker (a
 crowd asking for hints), the hint is the quick one, computed from the visible cards alone, at
 once. The pool keeps nothing between hints.
+
+The web process remembers the last ``CACHE_SIZE`` hints the search gave, by game, deal and
+moves played (everything the player has seen follows from those, and nothing else goes into
+a hint): the same position asked again (the hint button pressed twice, a hint asked again
+after an undo and a redo, another player at the same point of the same deal) is answered
+without a search, and with the same move. A quick hint (crowded or slow pool) is not
+remembered, so that the searched one can be given later.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -31,6 +39,11 @@ from reussite.solver.hints import quick_move, suggest_move
 
 HINT_TIMEOUT = 3.0
 QUEUE_PER_WORKER = 2
+CACHE_SIZE = 4096
+
+HintKey = tuple[str, int, tuple[RawMove, ...]]
+_cache: OrderedDict[HintKey, RawMove | None] = OrderedDict()
+_cache_lock = threading.Lock()
 
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
@@ -39,8 +52,34 @@ _waiting = 0
 
 def _forget_pool() -> None:
     """In a forked child: the parent's pool and its threads are not ours; make a new one."""
-    global _pool, _waiting, _pool_lock
-    _pool, _waiting, _pool_lock = None, 0, threading.Lock()
+    global _pool, _waiting, _pool_lock, _cache_lock
+    _pool, _waiting, _pool_lock, _cache_lock = None, 0, threading.Lock(), threading.Lock()
+
+
+def _key(pos: Position) -> HintKey:
+    """What a hint depends on: the game, the deal and the moves played from it."""
+    return pos.rules.id, pos.number, tuple(raw for raw, _steps in pos.history)
+
+
+_MISSING = object()
+
+
+def _recall(key: HintKey) -> object:
+    """The hint the search gave for ``key`` (a move or None), or ``_MISSING``."""
+    with _cache_lock:
+        raw = _cache.get(key, _MISSING)
+        if raw is not _MISSING:
+            _cache.move_to_end(key)
+        return raw
+
+
+def _remember(key: HintKey, raw: RawMove | None) -> RawMove | None:
+    with _cache_lock:
+        _cache[key] = raw
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return raw
 
 
 os.register_at_fork(after_in_child=_forget_pool)
@@ -120,17 +159,22 @@ def _drop_pool() -> None:
 
 
 def hint(pos: Position) -> RawMove | None:
-    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool."""
+    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool (or
+    remembered)."""
+    key = _key(pos)
+    known = _recall(key)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return suggest_move(pos)
+        return _remember(key, suggest_move(pos))
     if not _take_slot():
         return quick_move(pos)
-    line = [raw for raw, _steps in pos.history]
+    line = list(key[2])
     try:
         future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
         result: RawMove | None = future.result(timeout=HINT_TIMEOUT)
-        return None if result is None else tuple(result)  # type: ignore[return-value]
+        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
     except FutureTimeout:
         future.cancel()
         return quick_move(pos)
@@ -148,17 +192,21 @@ def has_pool() -> bool:
 
 async def hint_async(pos: Position) -> RawMove | None:
     """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
+    key = _key(pos)
+    known = _recall(key)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return suggest_move(pos)
+        return _remember(key, suggest_move(pos))
     if not _take_slot():
         return quick_move(pos)
-    line = [raw for raw, _steps in pos.history]
+    line = list(key[2])
     try:
         future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
         result: RawMove | None = await asyncio.wait_for(asyncio.wrap_future(future),
                                                         HINT_TIMEOUT)
-        return None if result is None else tuple(result)  # type: ignore[return-value]
+        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
     except TimeoutError:
         return quick_move(pos)  # wait_for cancelled the future
     except Exception:
