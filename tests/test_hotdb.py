@@ -155,3 +155,79 @@ def test_a_connection_cut_by_the_server_is_a_503_then_replaced(store: Store,
         assert db._idle and db._idle[0] is not wire
 
     asyncio.run(scenario())
+
+
+class FakeWire:
+    broken = False
+
+    async def close(self) -> None:
+        self.broken = True
+
+
+def fake_pool(monkeypatch: pytest.MonkeyPatch, size: int, wait: float) -> tuple[PostgresGames,
+                                                                                list[FakeWire]]:
+    db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none", size=size, wait=wait)
+    opened: list[FakeWire] = []
+
+    async def connect() -> FakeWire:
+        opened.append(FakeWire())
+        return opened[-1]
+
+    monkeypatch.setattr(db, "_connect", connect)
+    return db, opened
+
+
+def test_the_pool_lends_at_most_size_connections_first_come_first_served(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, opened = fake_pool(monkeypatch, size=2, wait=5.0)
+    order: list[int] = []
+    busy = 0
+    most = 0
+
+    async def scenario() -> None:
+        async def action(k: int) -> int:
+            async def work(conn: Any) -> int:
+                nonlocal busy, most
+                busy += 1
+                most = max(most, busy)
+                order.append(k)
+                await asyncio.sleep(0.01)
+                busy -= 1
+                return k
+
+            return await db._run(work)
+
+        assert await asyncio.gather(*(action(k) for k in range(7))) == list(range(7))
+
+    asyncio.run(scenario())
+    assert most == 2 and len(opened) == 2 and order == list(range(7))
+    assert db._free == 2 and not db._waiters
+
+
+def test_a_request_that_waits_too_long_for_a_connection_is_a_503(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, _opened = fake_pool(monkeypatch, size=1, wait=0.05)
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def hold(conn: Any) -> None:
+            await release.wait()
+
+        async def quick(conn: Any) -> str:
+            return "done"
+
+        holder = asyncio.ensure_future(db._run(hold))
+        await asyncio.sleep(0)
+        with pytest.raises(Unavailable):
+            await db._run(quick)
+        # A waiter cancelled while waiting takes no place with it.
+        waiting = asyncio.ensure_future(db._run(quick))
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        release.set()
+        await holder
+        assert await db._run(quick) == "done"
+        assert db._free == 1 and not any(not w.done() for w in db._waiters)
+
+    asyncio.run(scenario())

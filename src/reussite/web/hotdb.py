@@ -23,6 +23,7 @@ answer) on plain DB-API connections:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import re
 import sqlite3
@@ -401,7 +402,9 @@ class PostgresGames:
         self._size = size
         self._wait = wait
         self._idle: list[PgWire] = []
-        self._slots: asyncio.Semaphore | None = None
+        self._free = size
+        """Connections that may still be taken (idle or not opened yet)."""
+        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def _connect(self) -> PgWire:
@@ -409,19 +412,45 @@ class PostgresGames:
                                                      **self._kwargs)
         return PgWire(conn, asyncio.get_running_loop())
 
+    async def _take(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A place among the ``size`` connections: at once when one is free, else in turn
+        (first come, first served), or Unavailable after ``wait`` seconds."""
+        if self._free > 0:
+            self._free -= 1
+            return
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._waiters.append(waiter)
+
+        def expire() -> None:
+            if not waiter.done():
+                waiter.set_exception(Unavailable("every connection stayed busy"))
+
+        timer = loop.call_later(self._wait, expire)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self._give_back()  # handed over just as this request was cancelled
+            raise
+        finally:
+            timer.cancel()
+
+    def _give_back(self) -> None:
+        """The place to the first request waiting for one, else to the free ones."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self._free += 1
+
     async def _run(self, work: Callable[[PgWire], Awaitable[T]]) -> T:
         loop = asyncio.get_running_loop()
-        if self._slots is None or loop is not self._loop:
+        if loop is not self._loop:
             # Connections belong to one event loop (a test client may start several in turn).
-            self._loop, self._slots, self._idle = loop, asyncio.Semaphore(self._size), []
-        slots = self._slots
-        if slots.locked():  # (wait_for costs a task: only when there is something to wait for)
-            try:
-                await asyncio.wait_for(slots.acquire(), self._wait)
-            except TimeoutError:
-                raise Unavailable("every connection stayed busy") from None
-        else:
-            await slots.acquire()
+            self._loop, self._idle, self._free = loop, [], self._size
+            self._waiters = collections.deque()
+        await self._take(loop)
         conn = None
         try:
             while self._idle and conn is None:
@@ -444,7 +473,7 @@ class PostgresGames:
             self._idle.append(conn)
             return result
         finally:
-            slots.release()
+            self._give_back()
 
     # What the actions call, in their greenlet (see run_on_loop).
 
