@@ -201,6 +201,12 @@ class Change:
     """The game has just been won for the first time."""
 
 
+_NEW = {k: f"new_{k}" for k in ("version", "cursor", "length", "status", "used_undo",
+                                 "used_hint", "elapsed_ms", "updated_at", "won_at",
+                                 "won_moves", "won_ms")}
+"""The parameter of each value a change writes (``won_used_*`` are made from the flags)."""
+
+
 def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[str, Any]]:
     """The new values of a game row after ``change``, and the parameters of its conditional
     update (``_UPDATE`` or ``_UPDATE_WON``: ``new_*``, ``gid``, ``seen``)."""
@@ -212,8 +218,7 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                       won_used_undo=change.used_undo, won_used_hint=change.used_hint)
-    params = {f"new_{k}": v for k, v in values.items()
-              if k not in ("won_used_undo", "won_used_hint")}
+    params = {_NEW[k]: v for k, v in values.items() if k in _NEW}
     params.update(gid=row.id, seen=row.version)
     return values, params
 
