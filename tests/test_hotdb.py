@@ -231,3 +231,17 @@ def test_a_request_that_waits_too_long_for_a_connection_is_a_503(
         assert db._free == 1 and not any(not w.done() for w in db._waiters)
 
     asyncio.run(scenario())
+
+
+def test_the_number_of_connections_comes_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reussite.web.hotdb import pg_connections
+
+    monkeypatch.delenv("REUSSITE_PG_CONNECTIONS", raising=False)
+    assert pg_connections() == 16
+    for value, size in (("40", 40), ("0", 16), ("many", 16), ("-3", 16)):
+        monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", value)
+        assert pg_connections() == size
+    monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", "3")
+    db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none")
+    assert db._size == db._free == 3

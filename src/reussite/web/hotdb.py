@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import os
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -379,6 +380,13 @@ class PgWire:
         await self.conn.close()
 
 
+def pg_connections() -> int:
+    """How many connections a process's hot path opens at most
+    (``REUSSITE_PG_CONNECTIONS``, default 16): as many statements are in flight at once."""
+    value = os.environ.get("REUSSITE_PG_CONNECTIONS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 16
+
+
 class PostgresGames:
     """The game statements on PostgreSQL, for the event loop: asynchronous connections.
 
@@ -388,11 +396,14 @@ class PostgresGames:
     actions are in flight at once (their commits share PostgreSQL's WAL flushes), and no
     thread is woken for any of them.
 
-    Up to ``size`` autocommit connections (:class:`PgWire`), opened when needed; a connection
-    that fails is closed (the action is answered 503) and the next action opens a new one.
+    Up to ``size`` (:func:`pg_connections`) autocommit connections (:class:`PgWire`), opened
+    when needed; a connection that fails is closed (the action is answered 503) and the next
+    action opens a new one.
     """
 
-    def __init__(self, url: str, size: int = 16, wait: float = 10.0) -> None:
+    def __init__(self, url: str, size: int | None = None, wait: float = 10.0) -> None:
+        if size is None:
+            size = pg_connections()
         engine = make_engine(url)  # only for the dialect's reading of the URL
         args, kwargs = engine.dialect.create_connect_args(make_url(url))
         engine.dispose()
