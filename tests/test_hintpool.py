@@ -41,3 +41,139 @@ def test_no_pool_computes_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     pos = played("spider", 23, 8)
     raw = hintpool.hint(pos)
     assert raw is not None and raw in pos.raw_moves()
+
+
+class CountingPool:
+    """A pool that computes in a thread and counts the searches it was given."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.inner = ThreadPoolExecutor(1)
+        self.searches = 0
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        self.searches += 1
+        return self.inner.submit(fn, *args)
+
+
+@pytest.fixture
+def counting_pool(monkeypatch: pytest.MonkeyPatch) -> CountingPool:
+    from collections import OrderedDict
+
+    pool = CountingPool()
+    monkeypatch.setattr(hintpool, "_get_pool", lambda: pool)
+    monkeypatch.setattr(hintpool, "_cache", OrderedDict())
+    return pool
+
+
+def test_a_position_asked_again_is_answered_from_memory_with_the_same_move(
+        counting_pool: CountingPool) -> None:
+    pos = played("klondike", 31, 6)
+    first = hintpool.hint(pos)
+    assert counting_pool.searches == 1 and first in pos.raw_moves()
+    assert hintpool.hint(pos) == first and counting_pool.searches == 1
+    # The same deal and moves in another game (another player at the same point): remembered.
+    assert hintpool.hint(played("klondike", 31, 6)) == first and counting_pool.searches == 1
+    # One move more is another position: searched; undone, the first one is remembered.
+    legal = pos.raw_moves()
+    pos.push_raw(legal[0])
+    hintpool.hint(pos)
+    assert counting_pool.searches == 2
+    pos.pop()
+    assert hintpool.hint(pos) == first and counting_pool.searches == 2
+    # The same moves in another deal, or in another game, are other positions.
+    hintpool.hint(played("klondike", 32, 6))
+    hintpool.hint(played("klondike-draw-3", 31, 6))
+    assert counting_pool.searches == 4
+
+
+def test_the_event_loops_hints_are_remembered_too(counting_pool: CountingPool) -> None:
+    import asyncio
+
+    pos = played("spider", 33, 4)
+    first = asyncio.run(hintpool.hint_async(pos))
+    assert asyncio.run(hintpool.hint_async(pos)) == first == hintpool.hint(pos)
+    assert counting_pool.searches == 1
+
+
+def test_a_quick_hint_is_not_remembered(counting_pool: CountingPool,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    pos = played("klondike", 34, 5)
+    monkeypatch.setattr(hintpool, "_waiting", hintpool.QUEUE_PER_WORKER * 10)
+    assert hintpool.hint(pos) == quick_move(pos) and counting_pool.searches == 0
+    monkeypatch.setattr(hintpool, "_waiting", 0)
+    hintpool.hint(pos)
+    assert counting_pool.searches == 1  # the search is done once the pool has room
+
+
+def test_the_memory_keeps_the_last_hints_only(counting_pool: CountingPool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hintpool, "CACHE_SIZE", 2)
+    a, b, c = (played("athena", n, 3) for n in (35, 36, 37))
+    for pos in (a, b, a, c):  # a used again, so b is the oldest when c comes
+        hintpool.hint(pos)
+    assert counting_pool.searches == 3 and len(hintpool._cache) == 2
+    hintpool.hint(a)
+    assert counting_pool.searches == 3
+    hintpool.hint(b)
+    assert counting_pool.searches == 4
+
+
+class PricedPool:
+    """A pool whose every search answers at once and says it took ``cost`` CPU seconds."""
+
+    def __init__(self, cost: float) -> None:
+        self.cost = cost
+        self.searches = 0
+
+    def submit(self, fn, game, number, line):  # type: ignore[no-untyped-def]
+        from concurrent.futures import Future
+
+        self.searches += 1
+        pos = Position.deal(get_game(game), number)
+        for raw in line:
+            pos.push_raw(raw)
+        future: Future[object] = Future()
+        future.set_result((quick_move(pos), self.cost))
+        return future
+
+
+def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    from collections import OrderedDict
+
+    clock = [1000.0]
+    monkeypatch.setattr(hintpool.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(hintpool, "_tokens", hintpool.HINT_BURST)
+    monkeypatch.setattr(hintpool, "_tokens_at", clock[0])
+    monkeypatch.setattr(hintpool, "_cache", OrderedDict())
+    pool = PricedPool(cost=1.5)
+    monkeypatch.setattr(hintpool, "_get_pool", lambda: pool)
+    monkeypatch.setenv("REUSSITE_HINT_CPU", "0.25")
+    positions = [played("klondike", n, 4) for n in range(40, 46)]
+    # 2 s of burst: two searches of 1.5 s (the second starts with 0.5 s left), then none.
+    for pos in positions[:3]:
+        assert hintpool.hint(pos) == quick_move(pos)
+    assert pool.searches == 2 and hintpool._tokens == pytest.approx(-1.0)
+    assert asyncio.run(hintpool.hint_async(positions[3])) == quick_move(positions[3])
+    assert pool.searches == 2
+    # Refilled at a quarter of a second a second: 4 s later the bucket is at 0, still spent;
+    # 1 s more and a search may start again.
+    clock[0] += 4.0
+    hintpool.hint(positions[3])
+    assert pool.searches == 2
+    clock[0] += 1.0
+    asyncio.run(hintpool.hint_async(positions[4]))
+    assert pool.searches == 3
+    # Without a share set, no limit.
+    monkeypatch.delenv("REUSSITE_HINT_CPU")
+    hintpool.hint(positions[5])
+    assert pool.searches == 4 and hintpool._cpu_share() is None
+
+
+def test_the_worker_says_what_its_search_cost() -> None:
+    pos = played("spider", 47, 3)
+    raw, cpu = hintpool._hint_for("spider", 47, [r for r, _s in pos.history])
+    assert raw is not None and raw in pos.raw_moves() and cpu > 0

@@ -65,3 +65,36 @@ def test_a_short_crowd_on_postgres_loses_nothing(tmp_path: Path) -> None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
     with postgres_schema(base, "load") as url:
         crowd_plays(url, tmp_path / "server.log")
+
+
+@pytest.mark.postgres
+def test_the_load_script_creates_the_schema_its_url_names() -> None:
+    import secrets
+
+    import sqlalchemy
+
+    base = postgres_base()
+    if base is None:
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
+    load = load_module()
+    name = f"loadfresh_{secrets.token_hex(5)}"
+    sep = "&" if "?" in base else "?"
+    url = f"{base}{sep}options=-csearch_path%3D{name}"
+    engine = sqlalchemy.create_engine(base)
+
+    def exists() -> bool:
+        with engine.connect() as conn:
+            return conn.execute(sqlalchemy.text(
+                "SELECT count(*) FROM pg_namespace WHERE nspname = :n"), {"n": name}).scalar() == 1
+
+    try:
+        assert not exists()
+        assert load.ensure_schema(url) == name
+        assert exists()
+        assert load.ensure_schema(url) == name  # already there: nothing to do, no error
+        assert load.ensure_schema(f"sqlite:///{name}.sqlite3") is None
+        assert load.ensure_schema(base) is None  # no schema named: the default one
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+        engine.dispose()

@@ -34,3 +34,18 @@ def test_view_json_is_the_plain_json_of_the_view(game: str) -> None:
             if not raw:
                 break
             pos.push_raw(rng.choice(raw))
+
+
+def test_piles_json_outside_its_table_is_still_the_plain_json() -> None:
+    import orjson
+
+    from reussite.cards import UP
+
+    pos = Position.deal(get_game("klondike"), 3)
+    # Values the table of card entries leaves out (no card has them face up, or beyond it):
+    # the piles are then made one card at a time, as Position.player_view() makes them.
+    for odd in (UP, 3 * UP + 5):
+        pos.piles[0].append(odd)
+        assert piles_json(pos) == orjson.dumps(pos.player_view())
+        pos.piles[0].pop()
+    assert piles_json(pos) == orjson.dumps(pos.player_view())

@@ -12,6 +12,22 @@ scheduling priority is than the web process's. If the pool cannot answer within
 ``HINT_TIMEOUT`` seconds, or already has ``QUEUE_PER_WORKER`` hints waiting per worker (a
 crowd asking for hints), the hint is the quick one, computed from the visible cards alone, at
 once. The pool keeps nothing between hints.
+
+``REUSSITE_HINT_CPU`` (a share of a core, say 0.25; unset: no limit) bounds the CPU the
+searches take on average: a token bucket of CPU seconds (``HINT_BURST`` at once, refilled at
+that share), each search charged what it took in its worker; while it is spent, hints are the
+quick ones. A crowd asking for hints then cannot take the CPU the moves need (the benchmark's
+players ask for one in 4% of their requests, and a search costs about 0.2 s of CPU: five
+cores' worth at 1,200 requests a second). ``REUSSITE_HINT_SCHED=idle`` runs the workers under
+Linux's ``SCHED_IDLE`` policy instead of a nice value (they run only when nothing else of the
+session wants the CPU).
+
+The web process remembers the last ``CACHE_SIZE`` hints the search gave, by game, deal and
+moves played (everything the player has seen follows from those, and nothing else goes into
+a hint): the same position asked again (the hint button pressed twice, a hint asked again
+after an undo and a redo, another player at the same point of the same deal) is answered
+without a search, and with the same move. A quick hint (crowded or slow pool) is not
+remembered, so that the searched one can be given later.
 """
 
 from __future__ import annotations
@@ -22,7 +38,8 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import OrderedDict
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from reussite.engine import Position, RawMove
@@ -31,6 +48,11 @@ from reussite.solver.hints import quick_move, suggest_move
 
 HINT_TIMEOUT = 3.0
 QUEUE_PER_WORKER = 2
+CACHE_SIZE = 4096
+
+HintKey = tuple[str, int, tuple[RawMove, ...]]
+_cache: OrderedDict[HintKey, RawMove | None] = OrderedDict()
+_cache_lock = threading.Lock()
 
 _pool: Executor | None = None
 _pool_lock = threading.Lock()
@@ -39,8 +61,34 @@ _waiting = 0
 
 def _forget_pool() -> None:
     """In a forked child: the parent's pool and its threads are not ours; make a new one."""
-    global _pool, _waiting, _pool_lock
-    _pool, _waiting, _pool_lock = None, 0, threading.Lock()
+    global _pool, _waiting, _pool_lock, _cache_lock
+    _pool, _waiting, _pool_lock, _cache_lock = None, 0, threading.Lock(), threading.Lock()
+
+
+def _key(pos: Position) -> HintKey:
+    """What a hint depends on: the game, the deal and the moves played from it."""
+    return pos.rules.id, pos.number, tuple(raw for raw, _steps in pos.history)
+
+
+_MISSING = object()
+
+
+def _recall(key: HintKey) -> object:
+    """The hint the search gave for ``key`` (a move or None), or ``_MISSING``."""
+    with _cache_lock:
+        raw = _cache.get(key, _MISSING)
+        if raw is not _MISSING:
+            _cache.move_to_end(key)
+        return raw
+
+
+def _remember(key: HintKey, raw: RawMove | None) -> RawMove | None:
+    with _cache_lock:
+        _cache[key] = raw
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return raw
 
 
 os.register_at_fork(after_in_child=_forget_pool)
@@ -51,17 +99,72 @@ def _workers() -> int:
     return int(value) if value.isdigit() else 1
 
 
-def _hint_for(game: str, number: int, line: list[RawMove]) -> RawMove | None:
-    """In a worker: rebuild the position from its deal and moves, and search."""
+def _hint_for(game: str, number: int, line: list[RawMove]) -> tuple[RawMove | None, float]:
+    """In a worker: rebuild the position from its deal and moves, and search; the move and
+    the CPU seconds it took."""
+    start = time.process_time()
     pos = Position.deal(get_game(game), number)
     for raw in line:
         pos.push_raw(raw)
-    return suggest_move(pos)
+    return suggest_move(pos), time.process_time() - start
+
+
+def _cpu_share() -> float | None:
+    """``REUSSITE_HINT_CPU``: the share of a core the hints' searches may use on average
+    (say 0.25), or None (unset or 0: as much as the pool's workers get)."""
+    try:
+        share = float(os.environ.get("REUSSITE_HINT_CPU", "") or 0)
+    except ValueError:
+        return None
+    return share if share > 0 else None
+
+
+HINT_BURST = 2.0
+"""CPU seconds of searches the hints may take at once before the share applies."""
+_tokens = HINT_BURST
+_tokens_at = time.monotonic()
+
+
+def _budget_allows() -> bool:
+    """Whether a search may start within the hints' CPU budget (a token bucket of CPU
+    seconds, refilled at ``REUSSITE_HINT_CPU`` seconds a second; each search is charged
+    what it took when it ends)."""
+    global _tokens, _tokens_at
+    share = _cpu_share()
+    if share is None:
+        return True
+    with _pool_lock:
+        now = time.monotonic()
+        _tokens = min(HINT_BURST, _tokens + (now - _tokens_at) * share)
+        _tokens_at = now
+        return _tokens > 0
+
+
+def _charge(future: Future[tuple[RawMove | None, float]]) -> None:
+    global _tokens
+    if future.cancelled() or future.exception() is not None:
+        return
+    with _pool_lock:
+        _tokens -= future.result()[1]
+
+
+def _search(pool: Executor, pos: Position,
+            line: list[RawMove]) -> Future[tuple[RawMove | None, float]] | None:
+    """The hint's search, submitted to the pool; None when the hints' CPU budget is spent."""
+    if not _budget_allows():
+        return None
+    future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
+    future.add_done_callback(_charge)
+    return future
 
 
 def _nice() -> int:
     value = os.environ.get("REUSSITE_HINT_NICE", "10")
     return int(value) if value.isdigit() else 10
+
+
+def _idle_policy() -> bool:
+    return os.environ.get("REUSSITE_HINT_SCHED", "nice").lower() == "idle"
 
 
 def _watch_parent(parent: int) -> None:
@@ -74,6 +177,9 @@ def _watch_parent(parent: int) -> None:
     after ``HINT_TIMEOUT``."""
     with contextlib.suppress(OSError):
         os.nice(_nice())
+    if _idle_policy():
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -120,19 +226,25 @@ def _drop_pool() -> None:
 
 
 def hint(pos: Position) -> RawMove | None:
-    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool."""
+    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool (or
+    remembered)."""
+    key = _key(pos)
+    known = _recall(key)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return suggest_move(pos)
+        return _remember(key, suggest_move(pos))
     if not _take_slot():
         return quick_move(pos)
-    line = [raw for raw, _steps in pos.history]
     try:
-        future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
-        result: RawMove | None = future.result(timeout=HINT_TIMEOUT)
-        return None if result is None else tuple(result)  # type: ignore[return-value]
+        future = _search(pool, pos, list(key[2]))
+        if future is None:
+            return quick_move(pos)
+        result, _cpu = future.result(timeout=HINT_TIMEOUT)
+        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
     except FutureTimeout:
-        future.cancel()
+        future.cancel()  # type: ignore[union-attr]
         return quick_move(pos)
     except Exception:  # a broken pool: answer from here now
         _drop_pool()
@@ -148,17 +260,21 @@ def has_pool() -> bool:
 
 async def hint_async(pos: Position) -> RawMove | None:
     """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
+    key = _key(pos)
+    known = _recall(key)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return suggest_move(pos)
+        return _remember(key, suggest_move(pos))
     if not _take_slot():
         return quick_move(pos)
-    line = [raw for raw, _steps in pos.history]
     try:
-        future = pool.submit(_hint_for, pos.rules.id, pos.number, line)
-        result: RawMove | None = await asyncio.wait_for(asyncio.wrap_future(future),
-                                                        HINT_TIMEOUT)
-        return None if result is None else tuple(result)  # type: ignore[return-value]
+        future = _search(pool, pos, list(key[2]))
+        if future is None:
+            return quick_move(pos)
+        result, _cpu = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
+        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
     except TimeoutError:
         return quick_move(pos)  # wait_for cancelled the future
     except Exception:

@@ -164,6 +164,14 @@ class GameRow:
     won_used_hint: bool | None
 
     @classmethod
+    def from_values(cls, v: Any) -> GameRow:
+        """The row from its columns in the order of the table (``SELECT id, player_id, ...``),
+        converted as :meth:`from_mapping` does."""
+        return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
+                   bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
+                   None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]))
+
+    @classmethod
     def from_mapping(cls, m: Any) -> GameRow:
         return cls(
             id=m["id"], player_id=m["player_id"], game=m["game"], number=int(m["number"]),
@@ -193,6 +201,12 @@ class Change:
     """The game has just been won for the first time."""
 
 
+_NEW = {k: f"new_{k}" for k in ("version", "cursor", "length", "status", "used_undo",
+                                 "used_hint", "elapsed_ms", "updated_at", "won_at",
+                                 "won_moves", "won_ms")}
+"""The parameter of each value a change writes (``won_used_*`` are made from the flags)."""
+
+
 def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[str, Any]]:
     """The new values of a game row after ``change``, and the parameters of its conditional
     update (``_UPDATE`` or ``_UPDATE_WON``: ``new_*``, ``gid``, ``seen``)."""
@@ -204,18 +218,24 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                       won_used_undo=change.used_undo, won_used_hint=change.used_hint)
-    params = {f"new_{k}": v for k, v in values.items()
-              if k not in ("won_used_undo", "won_used_hint")}
+    params = {_NEW[k]: v for k, v in values.items() if k in _NEW}
     params.update(gid=row.id, seen=row.version)
     return values, params
 
 
 def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
-    """``row`` with the values a committed change wrote."""
-    merged = {f: getattr(row, f) for f in GameRow.__slots__}
-    merged.update(values)
-    merged["number"] = row.number
-    return GameRow.from_mapping(merged)
+    """``row`` with the values a committed change wrote (made field by field: this runs on
+    every action, and a dictionary of every field cost more than the rest of the commit)."""
+    won = "won_at" in values
+    return GameRow(
+        row.id, row.player_id, row.game, row.number, values["version"], values["cursor"],
+        values["length"], values["status"], bool(values["used_undo"]),
+        bool(values["used_hint"]), values["elapsed_ms"], row.created_at, values["updated_at"],
+        values["won_at"] if won else row.won_at,
+        values["won_moves"] if won else row.won_moves,
+        values["won_ms"] if won else row.won_ms,
+        bool(values["won_used_undo"]) if won else row.won_used_undo,
+        bool(values["won_used_hint"]) if won else row.won_used_hint)
 
 
 def new_game_values(game_id: str, player_id: str, game: str, number: int,

@@ -51,6 +51,18 @@ def _entry(c: int) -> bytes:
 _PILE_KEYS: dict[tuple[str, ...], list[bytes]] = {}
 
 
+def _table() -> list[bytes | None]:
+    """Every card value's entry, by value (None where no card has that value face up)."""
+    table: list[bytes | None] = []
+    for c in range(2 * UP):
+        rank = (c & (UP - 1)) >> 2
+        table.append(_entry(c) if not c & UP or 1 <= rank <= 13 else None)
+    return table
+
+
+_TABLE: list[Any] = _table()  # None where no card: the join below then fails
+
+
 def piles_json(pos: Position) -> bytes:
     """``orjson.dumps(pos.player_view())``, built from ready-made pieces (the view is the
     biggest part of every answer; a test checks that both are the same bytes)."""
@@ -58,10 +70,14 @@ def piles_json(pos: Position) -> bytes:
     keys = _PILE_KEYS.get(ids)
     if keys is None:
         keys = _PILE_KEYS[ids] = [orjson.dumps(pid) + b":[" for pid in ids]
-    entry = _ENTRIES.get
     parts = []
-    for key, pile in zip(keys, pos.piles, strict=True):
-        parts.append(key + b",".join([entry(c) or _entry(c) for c in pile]) + b"]")
+    table = _TABLE.__getitem__
+    try:
+        for key, pile in zip(keys, pos.piles, strict=True):
+            parts.append(key + b",".join(map(table, pile)) + b"]")
+    except (TypeError, IndexError):  # a value no card has: made one by one, as it is
+        parts = [key + b",".join([_entry(c) for c in pile]) + b"]"
+                 for key, pile in zip(keys, pos.piles, strict=True)]
     return b"{" + b",".join(parts) + b"}"
 
 

@@ -1,0 +1,247 @@
+"""The hot path's PostgreSQL driver (reussite.web.hotdb.PostgresGames) against the store.
+
+The driver runs the store's statements through libpq's asynchronous calls, prepared once per
+connection, with parameters and columns in PostgreSQL's text format: every row it reads must
+be the row the store (SQLAlchemy) reads, every change it commits the change the store would
+have made, and a stale version must write nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+
+from reussite.web.hotdb import (
+    _PARAM_TYPES,
+    PG_MOVE,
+    PostgresGames,
+    Statement,
+    _param,
+    run_on_loop,
+)
+from reussite.web.storage import Change, GameRow, Store, Unavailable
+
+T = TypeVar("T")
+
+
+def test_statement_numbers_each_name_once_with_its_type() -> None:
+    s = Statement("UPDATE games SET used_undo = (used_undo OR :new_used_undo), "
+                  "won_used_undo = (used_undo OR :new_used_undo) WHERE id = :gid "
+                  "AND version = :seen")
+    assert s.sql == (b"UPDATE games SET used_undo = (used_undo OR $1), "
+                     b"won_used_undo = (used_undo OR $1) WHERE id = $2 AND version = $3")
+    assert s.names == ("new_used_undo", "gid", "seen")
+    assert s.types == [16, 25, 23]
+    assert s.values({"new_used_undo": True, "gid": "ab", "seen": 7, "other": 1}) == \
+        [b"t", b"ab", b"7"]
+    # Every parameter of the move statement has a type (none left for the server to guess).
+    assert all(n in _PARAM_TYPES for n in PG_MOVE.names)
+    assert Statement("SELECT 1").name != Statement("SELECT 1").name
+
+
+def test_parameters_in_text_format() -> None:
+    assert _param(None) is None
+    assert _param(True) == b"t" and _param(False) == b"f"
+    assert _param(0) == b"0" and _param(-12) == b"-12" and _param(2**62) == str(2**62).encode()
+    assert _param("été 3") == "été 3".encode()
+    with pytest.raises(TypeError):
+        _param(1.5)
+
+
+@pytest.fixture(scope="module")
+def store(postgres_url: str) -> Iterator[Store]:
+    s = Store(postgres_url)
+    s.migrate()
+    yield s
+    s.dispose()
+
+
+def on_loop(db: PostgresGames, work: Callable[..., T], *args: Any) -> T:
+    async def go() -> T:
+        return await run_on_loop(work, *args)
+
+    return asyncio.run(go())
+
+
+def change(row: GameRow, *, cursor: int, length: int, append: str | None = None,
+           won: bool = False, undo: bool = False) -> Change:
+    return Change(cursor=cursor, length=length, status="won" if won else "playing",
+                  elapsed_ms=row.elapsed_ms + 1234, used_undo=row.used_undo or undo,
+                  used_hint=row.used_hint, append=append, won=won)
+
+
+@pytest.mark.postgres
+def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_url: str
+                                                         ) -> None:
+    db = PostgresGames(postgres_url, size=2)
+    gid = secrets.token_urlsafe(12)
+    created = on_loop(db, db.create_game, gid, "player-1", "klondike", 2**64 - 1, "playing")
+    assert store.get_game(gid, "player-1") == created
+    assert on_loop(db, db.get_game, gid, "player-1") == created
+    assert on_loop(db, db.get_game, gid, "player-2") is None  # another player's game
+
+    # Three moves (one statement each), then a stale one: nothing written.
+    row = created
+    for k, text in enumerate(["stock", "t1 t2 1", "w f1 1"]):
+        after = on_loop(db, db.commit, row, change(row, cursor=k + 1, length=k + 1,
+                                                   append=text))
+        assert after is not None and after.version == row.version + 1
+        assert store.get_game(gid, "player-1") == after
+        row = after
+    assert on_loop(db, db.commit, created, change(created, cursor=1, length=1,
+                                                  append="stock")) is None
+    assert store.get_game(gid, "player-1") == row
+    assert on_loop(db, db.line, gid, 3) == store.line(gid, 3) == ["stock", "t1 t2 1", "w f1 1"]
+    assert on_loop(db, db.line, gid, 2) == ["stock", "t1 t2 1"]
+
+    # An undo (no move written), then a move that cuts the line: one transaction.
+    row = on_loop(db, db.commit, row, change(row, cursor=2, length=3, undo=True))
+    assert row is not None and row.used_undo and store.get_game(gid, "player-1") == row
+    stale = row
+    row = on_loop(db, db.commit, row, change(row, cursor=3, length=3, append="t3 t4 2"))
+    assert row is not None and store.line(gid, 3) == ["stock", "t1 t2 1", "t3 t4 2"]
+    # The same cut at a stale version: refused, the line untouched.
+    assert on_loop(db, db.commit, stale, change(stale, cursor=3, length=3,
+                                                append="t5 t6 1")) is None
+    assert store.line(gid, 3) == ["stock", "t1 t2 1", "t3 t4 2"]
+
+    # The hint flag, then a won game: the won_* columns (NULL until now) read back.
+    on_loop(db, db.mark_hint, row)
+    row = store.get_game(gid, "player-1")
+    assert row is not None and row.used_hint and row.won_at is None
+    assert on_loop(db, db.get_game, gid, "player-1") == row
+    won = on_loop(db, db.commit, row, change(row, cursor=4, length=4, append="w f2 1",
+                                             won=True))
+    assert won is not None and won.won_at is not None and won.won_used_hint is True
+    assert won.won_used_undo is True and won.won_moves == 4
+    assert store.get_game(gid, "player-1") == won == on_loop(db, db.get_game, gid, "player-1")
+
+
+def terminate(store: Store, pid: int) -> None:
+    from sqlalchemy import text
+
+    with store.engine.begin() as conn:
+        conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+
+
+@pytest.mark.postgres
+def test_a_connection_cut_by_the_server_is_a_503_then_replaced(store: Store,
+                                                               postgres_url: str) -> None:
+    db = PostgresGames(postgres_url, size=1)
+    gid = secrets.token_urlsafe(12)
+
+    async def scenario() -> None:
+        row = await run_on_loop(db.create_game, gid, "p", "spider", 7, "playing")
+        # Cut while the event loop is busy elsewhere (it cannot notice before the next
+        # statement): that statement fails, answered 503, and nothing is half written.
+        terminate(store, db._idle[0].pg.backend_pid)
+        with pytest.raises(Unavailable):
+            await run_on_loop(db.get_game, gid, "p")
+        assert await run_on_loop(db.get_game, gid, "p") == row  # a new connection
+        # Cut while the connection is idle and the loop runs: the loop sees the connection
+        # end, and the next action gets a new one without an error.
+        wire = db._idle[0]
+        terminate(store, wire.pg.backend_pid)
+        for _ in range(100):
+            if wire.broken:
+                break
+            await asyncio.sleep(0.02)
+        assert wire.broken
+        assert await run_on_loop(db.get_game, gid, "p") == row
+        assert db._idle and db._idle[0] is not wire
+
+    asyncio.run(scenario())
+
+
+class FakeWire:
+    broken = False
+
+    async def close(self) -> None:
+        self.broken = True
+
+
+def fake_pool(monkeypatch: pytest.MonkeyPatch, size: int, wait: float) -> tuple[PostgresGames,
+                                                                                list[FakeWire]]:
+    db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none", size=size, wait=wait)
+    opened: list[FakeWire] = []
+
+    async def connect() -> FakeWire:
+        opened.append(FakeWire())
+        return opened[-1]
+
+    monkeypatch.setattr(db, "_connect", connect)
+    return db, opened
+
+
+def test_the_pool_lends_at_most_size_connections_first_come_first_served(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, opened = fake_pool(monkeypatch, size=2, wait=5.0)
+    order: list[int] = []
+    busy = 0
+    most = 0
+
+    async def scenario() -> None:
+        async def action(k: int) -> int:
+            async def work(conn: Any) -> int:
+                nonlocal busy, most
+                busy += 1
+                most = max(most, busy)
+                order.append(k)
+                await asyncio.sleep(0.01)
+                busy -= 1
+                return k
+
+            return await db._run(work)
+
+        assert await asyncio.gather(*(action(k) for k in range(7))) == list(range(7))
+
+    asyncio.run(scenario())
+    assert most == 2 and len(opened) == 2 and order == list(range(7))
+    assert db._free == 2 and not db._waiters
+
+
+def test_a_request_that_waits_too_long_for_a_connection_is_a_503(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, _opened = fake_pool(monkeypatch, size=1, wait=0.05)
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def hold(conn: Any) -> None:
+            await release.wait()
+
+        async def quick(conn: Any) -> str:
+            return "done"
+
+        holder = asyncio.ensure_future(db._run(hold))
+        await asyncio.sleep(0)
+        with pytest.raises(Unavailable):
+            await db._run(quick)
+        # A waiter cancelled while waiting takes no place with it.
+        waiting = asyncio.ensure_future(db._run(quick))
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        release.set()
+        await holder
+        assert await db._run(quick) == "done"
+        assert db._free == 1 and not any(not w.done() for w in db._waiters)
+
+    asyncio.run(scenario())
+
+
+def test_the_number_of_connections_comes_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reussite.web.hotdb import pg_connections
+
+    monkeypatch.delenv("REUSSITE_PG_CONNECTIONS", raising=False)
+    assert pg_connections() == 16
+    for value, size in (("40", 40), ("0", 16), ("many", 16), ("-3", 16)):
+        monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", value)
+        assert pg_connections() == size
+    monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", "3")
+    db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none")
+    assert db._size == db._free == 3
