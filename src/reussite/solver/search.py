@@ -23,7 +23,10 @@ dominances documented below, each of which keeps ``lost`` exact.
 - Tableau piles are sorted when the rules treat them alike: always when the stock does not deal
   onto the tableau, otherwise once the stock is spent for good (a deal gives each pile its own
   card, so before that the piles' places matter).
-- Reserve piles keep their places (the stock deals onto them in order).
+- Reserve piles keep their places (the stock deals onto them in order, a gathering picks them
+  up in order); once the stock is spent and no gathering is left, they are sorted.
+- Where suits never matter (any-suit foundations fed only from reserves: Leap Year,
+  Quadrennial, Auld Lang Syne), the key holds the cards' ranks only.
 - A stock that only ever deals is known by its length; a stock formed again (waste turned over,
   reserves gathered) is kept whole, with the waste. Redeals used count only when limited.
 
@@ -55,6 +58,17 @@ dominances documented below, each of which keeps ``lost`` exact.
   Any line that wins from the position without this move plays the card some time; playing it
   first leaves every move of that line legal (same deals, same tops, no rank ``r`` card short of
   a place), so the position after it is won whenever the position before it is.
+- **The rank bound** (the same reserve games, once no gathering is left): ``proven_lost``
+  proves a position lost, which is then not searched further (a deal so proved is lost at 0
+  positions). With ``N`` copies of each rank and ``h_r`` rank-``r`` cards home (a rank-``r``
+  card goes home only while ``h_(r-1) > h_r``), number the rank-``r`` cards out from the last
+  one home (``m = 1``): the card of place ``m`` leaves at most ``m - 1`` cards of each lower
+  rank after it, so ``m`` exceeds the most cards of one lower rank under it in its pile; and
+  the cards of a higher rank ``s`` above it go home before it, so ``m <= M_s - (those
+  cards)``. Each card needs its own place in its interval (Hall's theorem; the greedy decides
+  it). Stock cards are placed where they will fall, as far as that is sure: cards that no line
+  can have played before a deal (a play-ahead of everything that could go home) lie under the
+  card dealt onto their pile. The full proof is in ``docs/solver.md``.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
@@ -200,8 +214,8 @@ class GameKnowledge:
 
     def proven_lost(self, pos: Position) -> bool:
         """The rank bound of games whose any-suit foundations are fed only from reserves, once
-        no gathering is left (see the module's docstring): True only when no order of play can
-        win from ``pos``."""
+        no gathering is left (see the module's docstring and ``docs/solver.md``): True only
+        when no order of play can win from ``pos``."""
         if not self.reserve_only or self.gather_left(pos):
             return False
         piles = pos.piles
