@@ -153,3 +153,17 @@ def test_a_cpu_clock_budget_ends_the_search(engine: str) -> None:
     pos = Position.deal(get_game("astrocyte"), 1)
     result = py_solve(pos, time_limit=0.2, engine=engine, clock="cpu")
     assert result.status == "unknown" and result.states > 0
+
+
+@pytest.mark.parametrize("game_id", ["leap-year", "auld-lang-syne", "quadrennial"])
+def test_the_rank_bound_matches_the_python_one(game_id: str) -> None:
+    """``proven_lost`` (the loss proof of the reserve games) answers alike in C and Python,
+    on random positions (Leap Year: some proved lost, some not; Auld Lang Syne is nearly
+    always lost; Quadrennial's random lines keep a gathering to come)."""
+    answers = set()
+    for pos in random_positions(game_id, deals=6, steps=300, seed=59):
+        got = knowledge(pos).proven_lost(pos)
+        assert core.proven_lost(pos) == got, game_id
+        answers.add(got)
+    expected = {"leap-year": {True, False}, "auld-lang-syne": {True}, "quadrennial": {False}}
+    assert answers == expected[game_id], answers

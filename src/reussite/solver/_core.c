@@ -53,6 +53,8 @@ typedef struct {
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
     int waste_safe, unlimited, stock_cycle, reserve_only, packs;
+    int zmask;            /* the bits of a card that the key sees (ranks only: suits never matter) */
+    int rank_copies[14];
 } Spec;
 
 typedef struct { int8_t s, d; int16_t n; } Move;
@@ -128,24 +130,27 @@ static int grow_history(Pos *p) {
 static inline void put(Pos *p, int i, uint8_t c) {
     int h = p->len[i]++;
     p->c[i][h] = c;
-    p->h1[i] += Z1[h][c];
-    p->h2[i] += Z2[h][c];
+    int z = c & p->sp->zmask;
+    p->h1[i] += Z1[h][z];
+    p->h2[i] += Z2[h][z];
 }
 
 static inline uint8_t take(Pos *p, int i) {
     int h = --p->len[i];
     uint8_t c = p->c[i][h];
-    p->h1[i] -= Z1[h][c];
-    p->h2[i] -= Z2[h][c];
+    int z = c & p->sp->zmask;
+    p->h1[i] -= Z1[h][z];
+    p->h2[i] -= Z2[h][z];
     return c;
 }
 
 static inline void flip_top(Pos *p, int i) {
     int h = p->len[i] - 1;
     uint8_t c = p->c[i][h], d = c ^ UPF;
+    int zc = c & p->sp->zmask, zd = d & p->sp->zmask;
     p->c[i][h] = d;
-    p->h1[i] += Z1[h][d] - Z1[h][c];
-    p->h2[i] += Z2[h][d] - Z2[h][c];
+    p->h1[i] += Z1[h][zd] - Z1[h][zc];
+    p->h2[i] += Z2[h][zd] - Z2[h][zc];
 }
 
 /* n cards from the top of s onto d, keeping their order. */
@@ -432,6 +437,17 @@ static int tableau_interchangeable(const Pos *p) {
     return !sp->deals_to_tableau || (!p->len[0] && !sp->stock_reformed);
 }
 
+/* search.py GameKnowledge.gather_left */
+static inline int gather_left(const Pos *p) {
+    const Spec *sp = p->sp;
+    return sp->redeal == R_GATHER && (sp->redeals < 0 || p->redeals_used < sp->redeals);
+}
+
+/* search.py GameKnowledge.reserves_interchangeable */
+static inline int reserves_interchangeable(const Pos *p) {
+    return p->sp->nr > 0 && !p->len[0] && !gather_left(p);
+}
+
 static inline void addk(Key *k, uint64_t x1, uint64_t x2, uint64_t salt) {
     k->a += mix1(x1 + salt * 0x9E3779B97F4A7C15ULL);
     k->b += mix2(x2 + salt * 0xD1B54A32D192ED03ULL);
@@ -471,7 +487,9 @@ static Key pos_key_cut(const Pos *p, int cycle) {
         addk(&k, (uint64_t)p->len[0], (uint64_t)p->len[0], 1004);
     }
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++) addk(&k, p->h1[i], p->h2[i], 1005);
-    for (int i = sp->r0; i < sp->r0 + sp->nr; i++) addk(&k, p->h1[i], p->h2[i], 2000 + (uint64_t)i);
+    int rinter = reserves_interchangeable(p);
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++)
+        addk(&k, p->h1[i], p->h2[i], rinter ? 1008 : 2000 + (uint64_t)i);
     int inter = tableau_interchangeable(p);
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
         addk(&k, p->h1[i], p->h2[i], inter ? 1006 : 3000 + (uint64_t)i);
@@ -544,7 +562,7 @@ static int home_count(const Pos *p, int v) {
 static int is_safe_any_suit(const Pos *p, int src) {
     const Spec *sp = p->sp;
     int c = top(p, src), r = RANK(c);
-    if (sp->redeal == R_GATHER && (sp->redeals < 0 || p->redeals_used < sp->redeals)) return 0;
+    if (gather_left(p)) return 0;
     if (sp->skip_empty && p->len[0] && p->len[src] < 2) return 0;
     int slots = 0, home = 0;
     for (int f = sp->f0; f < sp->f0 + sp->nf; f++) {
@@ -555,6 +573,138 @@ static int is_safe_any_suit(const Pos *p, int src) {
     int total = 0;
     for (int s = 0; s < 4; s++) total += sp->copies[r * 4 + s];
     return slots >= total - home;
+}
+
+/* search.py GameKnowledge.proven_lost: the rank bound of reserve-only any-suit games. */
+#define MAXC 256
+
+typedef struct {
+    int n;
+    uint8_t rk[MAXC];        /* rank */
+    uint8_t least[MAXC];     /* 1 + the most cards of one lower rank under it */
+    uint8_t above[MAXC][14]; /* cards of each higher rank above it */
+    int16_t st[MAXP][MAXL];  /* the simulated piles (card ids, bottom first) */
+    int ns[MAXP];
+} Bound;
+
+static void bound_place(Bound *b, int j, int r) {
+    int under[14] = {0};
+    int id = b->n++;
+    for (int q = 0; q < b->ns[j]; q++) {
+        int y = b->st[j][q];
+        under[b->rk[y]]++;
+        if (b->rk[y] < r) b->above[y][r]++;
+    }
+    int most = 0;
+    for (int s = 1; s < r; s++)
+        if (under[s] > most) most = under[s];
+    b->rk[id] = (uint8_t)r;
+    b->least[id] = (uint8_t)(1 + most);
+    memset(b->above[id], 0, 14);
+    b->st[j][b->ns[j]++] = (int16_t)id;
+}
+
+static void bound_play_ahead(Bound *b, int nr, const int *home, int *played) {
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int j = 0; j < nr; j++)
+            while (b->ns[j]) {
+                int r = b->rk[b->st[j][b->ns[j] - 1]];
+                if (home[r - 1] + played[r - 1] <= home[r]) break;
+                b->ns[j]--;
+                played[r]++;
+                moved = 1;
+            }
+    }
+}
+
+static __thread Bound bound_scratch;
+
+static int proven_lost(const Pos *p) {
+    const Spec *sp = p->sp;
+    if (!sp->reserve_only || gather_left(p)) return 0;
+    int heights[15] = {0};
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++) heights[p->len[f] < 14 ? p->len[f] : 14]++;
+    int home[14], left[14];
+    home[0] = 1000; /* an ace could always go home */
+    left[0] = 0;
+    int reached = sp->nf;
+    for (int r = 1; r < 14; r++) {
+        reached -= heights[r - 1];
+        home[r] = reached;
+        left[r] = sp->rank_copies[r] - reached;
+    }
+    Bound *b = &bound_scratch;
+    b->n = 0;
+    int nr = sp->nr, highest = 0;
+    int occupied[MAXP];
+    for (int j = 0; j < nr; j++) {
+        int i = sp->r0 + j;
+        b->ns[j] = 0;
+        occupied[j] = p->len[i] > 0;
+        if (p->len[i] && RANK(p->c[i][0]) > highest) highest = RANK(p->c[i][0]);
+        for (int k = 0; k < p->len[i]; k++) bound_place(b, j, RANK(p->c[i][k]));
+    }
+    int played[14] = {0};
+    bound_play_ahead(b, nr, home, played);
+    int nstock = p->len[0], dealt = 0;
+    while (dealt < nstock) {
+        int targets[MAXP], nt = 0, unsure = 0;
+        for (int j = 0; j < nr; j++) {
+            if (sp->skip_empty) {
+                if (occupied[j] && !b->ns[j]) unsure = 1;
+                if (occupied[j]) targets[nt++] = j;
+            } else targets[nt++] = j;
+        }
+        if (unsure || !nt) break;
+        for (int q = 0; q < nt && dealt < nstock; q++) {
+            bound_place(b, targets[q], RANK(p->c[0][nstock - 1 - dealt]));
+            dealt++;
+        }
+        bound_play_ahead(b, nr, home, played);
+    }
+    if (dealt == nstock)
+        for (int j = 0; j < nr; j++)
+            if (b->ns[j]) return 1; /* a card that no order of play can ever play */
+    int ncards = b->n;
+    /* Hall's condition, rank by rank (search.py _places) */
+    uint8_t lo[14][MAXC], hi[14][MAXC];
+    int cnt[14] = {0};
+    for (int id = 0; id < ncards + (nstock - dealt); id++) {
+        int r, l, h;
+        if (id < ncards) {
+            r = b->rk[id];
+            l = b->least[id];
+            h = left[r];
+            for (int s = r + 1; s < 14; s++)
+                if (b->above[id][s] && left[s] - b->above[id][s] < h) h = left[s] - b->above[id][s];
+        } else {
+            r = RANK(p->c[0][nstock - 1 - dealt - (id - ncards)]);
+            l = sp->skip_empty && highest < r ? 2 : 1;
+            h = left[r];
+        }
+        if (h < l) return 1;
+        lo[r][cnt[r]] = (uint8_t)l;
+        hi[r][cnt[r]] = (uint8_t)h;
+        cnt[r]++;
+    }
+    for (int r = 2; r < 14; r++) {
+        uint8_t used[MAXC];
+        memset(used, 0, (size_t)cnt[r]);
+        int done = 0;
+        for (int place = 1; place <= left[r]; place++) {
+            int best = -1;
+            for (int q = 0; q < cnt[r]; q++)
+                if (!used[q] && lo[r][q] <= place && (best < 0 || hi[r][q] < hi[r][best])) best = q;
+            if (best < 0) continue;
+            if (hi[r][best] < place) return 1;
+            used[best] = 1;
+            done++;
+        }
+        if (done < cnt[r]) return 1;
+    }
+    return 0;
 }
 
 static int is_safe(const Pos *p, int c) {
@@ -1308,6 +1458,10 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             status = ST_UNKNOWN;
             break;
         }
+        if (p->sp->reserve_only && proven_lost(p)) {  /* no order of play wins from here */
+            for (int q = 0; q < steps; q++) pop_move(p);
+            continue;
+        }
         int gain = 0;
         if (best_line) {
             gain = parent_gain + progress_since(p, p->nmoves - steps);
@@ -1378,6 +1532,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     res->states = 0;
     res->line.n = 0;
     if (is_won(p)) { res->status = ST_WON; return 0; }
+    if (proven_lost(p)) { res->status = ST_LOST; return 0; }
     cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
     if (!cx.buf || table_init(&cx.table, 1 << 16, max_table)) { free(cx.buf); return -1; }
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
@@ -1548,6 +1703,11 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->packs = sp->total / 52;
     sp->stock_cycle = sp->action == A_DRAW_WASTE && sp->draw == 1 && sp->unlimited && sp->packs == 1;
     sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
+    sp->zmask = sp->reserve_only ? 0xFC : 0xFF;
+    for (int r = 0; r < 14; r++) {
+        sp->rank_copies[r] = 0;
+        for (int q = 0; q < 4; q++) sp->rank_copies[r] += r * 4 + q < 64 ? sp->copies[r * 4 + q] : 0;
+    }
     return 0;
 }
 
@@ -1743,7 +1903,20 @@ static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
     return PyBool_FromLong(r);
 }
 
+static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    int r = proven_lost(p);
+    free_pos(p);
+    return PyBool_FromLong(r);
+}
+
 static PyMethodDef methods[] = {
+    {"proven_lost", py_proven_lost, METH_VARARGS, "The rank bound of reserve-only games."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "The legal raw moves of a position."},
     {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
      " after taking them back, the key."},

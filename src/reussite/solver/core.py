@@ -129,3 +129,9 @@ def children(pos: Position, last: tuple[RawMove, int] | None) -> list[tuple[tupl
     return [(tuple(tuple(m) for m in step), score)
             for step, score in _core.children(spec_of(pos), piles_of(pos), pos.redeals_used,
                                               lm, lops)]
+
+
+def proven_lost(pos: Position) -> bool:
+    """The C core's rank bound (compared with ``search.py``'s ``proven_lost``)."""
+    assert _core is not None
+    return bool(_core.proven_lost(spec_of(pos), piles_of(pos), pos.redeals_used))

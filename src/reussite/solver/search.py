@@ -23,7 +23,10 @@ dominances documented below, each of which keeps ``lost`` exact.
 - Tableau piles are sorted when the rules treat them alike: always when the stock does not deal
   onto the tableau, otherwise once the stock is spent for good (a deal gives each pile its own
   card, so before that the piles' places matter).
-- Reserve piles keep their places (the stock deals onto them in order).
+- Reserve piles keep their places (the stock deals onto them in order, a gathering picks them
+  up in order); once the stock is spent and no gathering is left, they are sorted.
+- Where suits never matter (any-suit foundations fed only from reserves: Leap Year,
+  Quadrennial, Auld Lang Syne), the key holds the cards' ranks only.
 - A stock that only ever deals is known by its length; a stock formed again (waste turned over,
   reserves gathered) is kept whole, with the waste. Redeals used count only when limited.
 
@@ -55,6 +58,17 @@ dominances documented below, each of which keeps ``lost`` exact.
   Any line that wins from the position without this move plays the card some time; playing it
   first leaves every move of that line legal (same deals, same tops, no rank ``r`` card short of
   a place), so the position after it is won whenever the position before it is.
+- **The rank bound** (the same reserve games, once no gathering is left): ``proven_lost``
+  proves a position lost, which is then not searched further (a deal so proved is lost at 0
+  positions). With ``N`` copies of each rank and ``h_r`` rank-``r`` cards home (a rank-``r``
+  card goes home only while ``h_(r-1) > h_r``), number the rank-``r`` cards out from the last
+  one home (``m = 1``): the card of place ``m`` leaves at most ``m - 1`` cards of each lower
+  rank after it, so ``m`` exceeds the most cards of one lower rank under it in its pile; and
+  the cards of a higher rank ``s`` above it go home before it, so ``m <= M_s - (those
+  cards)``. Each card needs its own place in its interval (Hall's theorem; the greedy decides
+  it). Stock cards are placed where they will fall, as far as that is sure: cards that no line
+  can have played before a deal (a play-ahead of everything that could go home) lie under the
+  card dealt onto their pile. The full proof is in ``docs/solver.md``.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
@@ -88,6 +102,8 @@ _RANK = [(v & 63) >> 2 for v in range(128)]
 _SUIT = [v & 3 for v in range(128)]
 _RED = [int((v & 3) in (1, 2)) for v in range(128)]
 _SEP = b"\x80"
+_NO_SUIT = bytes(c & ~3 for c in range(256))
+"""Card bytes without their suit (a key where suits never matter)."""
 
 
 @dataclass
@@ -136,10 +152,13 @@ class GameKnowledge:
                              and not lay.tableau and not lay.cells)
         self.gathers = st.redeal is Redeal.GATHER_RESERVES
         self.skip_empty = st.skip_empty_piles
+        # In those games a card's suit never matters: the key holds ranks only.
+        self.rank_key = self.reserve_only
         # How many copies of each card value the deck holds.
         self.copies = [0] * 64
         for c in build_deck(rules.packs, rules.suits):
             self.copies[c] += 1
+        self.rank_copies = [sum(self.copies[r * 4:r * 4 + 4]) for r in range(14)]
 
     def tableau_interchangeable(self, pos: Position) -> bool:
         return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
@@ -159,7 +178,7 @@ class GameKnowledge:
                 seq = seq[i:] + seq[:i]
             parts.append(bytes(seq))
         elif self.stock_reformed:
-            parts.append(bytes(stock))
+            parts.append(self.card_bytes(stock))
             if self.waste >= 0:
                 parts.append(bytes(piles[self.waste]))
             if self.limited_redeals:
@@ -168,13 +187,124 @@ class GameKnowledge:
             parts.append(len(stock).to_bytes(2, "little"))
         if self.cells:
             parts.append(bytes(sorted(piles[i][0] if piles[i] else 0 for i in self.cells)))
-        for i in self.reserves:
-            parts.append(bytes(piles[i]))
+        reserves = [self.card_bytes(piles[i]) for i in self.reserves]
+        if self.reserves_interchangeable(pos):
+            reserves.sort()
+        parts.extend(reserves)
         tabs = [bytes(piles[i]) for i in self.tableau]
         if self.tableau_interchangeable(pos):
             tabs.sort()
         parts.extend(tabs)
         return _SEP.join(parts)
+
+    def card_bytes(self, pile: list[int]) -> bytes:
+        """A pile's cards for the key: ranks only where suits never matter."""
+        return bytes(pile).translate(_NO_SUIT) if self.rank_key else bytes(pile)
+
+    def gather_left(self, pos: Position) -> bool:
+        """A gathering of the reserves (Quadrennial) is still to come."""
+        redeals = self.rules.stock.redeals
+        return self.gathers and (redeals is None or pos.redeals_used < redeals)
+
+    def reserves_interchangeable(self, pos: Position) -> bool:
+        """Reserve piles fed by the stock keep their places while the stock deals (each pile
+        gets its own card) or may be gathered (pile 1 first); after that, nothing tells them
+        apart."""
+        return bool(self.reserves) and not pos.piles[0] and not self.gather_left(pos)
+
+    def proven_lost(self, pos: Position) -> bool:
+        """The rank bound of games whose any-suit foundations are fed only from reserves, once
+        no gathering is left (see the module's docstring and ``docs/solver.md``): True only
+        when no order of play can win from ``pos``."""
+        if not self.reserve_only or self.gather_left(pos):
+            return False
+        piles = pos.piles
+        heights = [0] * 15
+        for f in self.foundations:
+            heights[len(piles[f])] += 1
+        home = [1000] + [0] * 13  # rank-r cards home: the foundations that reached r
+        reached = len(self.foundations)
+        for r in range(1, 14):
+            reached -= heights[r - 1]
+            home[r] = reached
+        left = [self.rank_copies[r] - home[r] for r in range(14)]
+        # Every card not home: its rank, the least place it may take counted from the last
+        # card of its rank (1 + the most cards of one lower rank that lie under it), and the
+        # cards of each higher rank that lie above it (played before it).
+        ranks: list[int] = []
+        least: list[int] = []
+        above: list[list[int]] = []
+        stacks: list[list[int]] = []
+
+        def place(j: int, r: int) -> None:
+            stack = stacks[j]
+            under = [0] * 14
+            for y in stack:
+                under[ranks[y]] += 1
+                if ranks[y] < r:
+                    above[y][r] += 1
+            least.append(1 + max(under[1:r], default=0))
+            ranks.append(r)
+            above.append([0] * 14)
+            stack.append(len(ranks) - 1)
+
+        highest = 0
+        for j, i in enumerate(self.reserves):
+            stacks.append([])
+            if piles[i]:
+                highest = max(highest, _RANK[piles[i][0]])
+            for c in piles[i]:
+                place(j, _RANK[c])
+        occupied = [bool(piles[i]) for i in self.reserves]
+        # Play, ahead, every card that some line could play before each deal (a card of rank
+        # r only when r - 1 cards home or so played outnumber the rank-r cards home now):
+        # a card still there at a deal lies under the card dealt onto its pile.
+        played = [0] * 14
+
+        def play_ahead() -> None:
+            moved = True
+            while moved:
+                moved = False
+                for stack in stacks:
+                    while stack and home[ranks[stack[-1]] - 1] + played[ranks[stack[-1]] - 1] \
+                            > home[ranks[stack[-1]]]:
+                        played[ranks[stack.pop()]] += 1
+                        moved = True
+
+        deal = [_RANK[c] for c in reversed(piles[0])]  # in the order they are dealt
+        dealt = 0
+        play_ahead()
+        while dealt < len(deal):
+            if self.skip_empty:
+                # where a pile might be empty, later deals might fall elsewhere
+                if any(occ and not stack for occ, stack in zip(occupied, stacks, strict=True)):
+                    break
+                targets = [j for j, occ in enumerate(occupied) if occ]
+            else:
+                targets = list(range(len(stacks)))
+            if not targets:
+                break
+            for j in targets:
+                if dealt < len(deal):
+                    place(j, deal[dealt])
+                    dealt += 1
+            play_ahead()
+        if dealt == len(deal) and any(stacks):
+            return True  # a card that no order of play can ever play
+        for r in deal[dealt:]:
+            ranks.append(r)
+            least.append(2 if self.skip_empty and highest < r else 1)
+            above.append([0] * 14)
+        # Hall's condition, rank by rank: distinct places 1..left[r], each card's in
+        # [least, most], most = the fewest cards of a higher rank s left after those above it.
+        spans: list[list[tuple[int, int]]] = [[] for _ in range(14)]
+        for r, lo, up in zip(ranks, least, above, strict=True):
+            hi = left[r]
+            for s in range(r + 1, 14):
+                if up[s]:
+                    hi = min(hi, left[s] - up[s])
+            spans[r].append((lo, hi))
+        return any(not _places(spans[r], left[r]) for r in range(2, 14))
 
     def home_count(self, pos: Position, value: int) -> int:
         """How many copies of card ``value`` (rank and suit) lie on the foundations."""
@@ -394,6 +524,22 @@ class GameKnowledge:
         return score
 
 
+def _places(spans: list[tuple[int, int]], count: int) -> bool:
+    """Whether each span ``(lo, hi)`` can take its own place among ``1..count`` inside it."""
+    todo = sorted(spans)
+    waiting: list[int] = []
+    k = 0
+    for place in range(1, count + 1):
+        while k < len(todo) and todo[k][0] <= place:
+            waiting.append(todo[k][1])
+            k += 1
+        if waiting:
+            waiting.sort()
+            if waiting.pop(0) < place:
+                return False
+    return k == len(todo) and not waiting
+
+
 def st_unlimited(rules: GameRules) -> bool:
     """The waste may be turned over any number of times: every stock card can be reached
     whenever wanted, so where the stock and waste stand in their cycle does not matter."""
@@ -494,6 +640,8 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     info = knowledge(pos)
     if pos.is_won():
         return SolveResult("won", [], 0, time.perf_counter() - start)
+    if info.proven_lost(pos):
+        return SolveResult("lost", [], 0, time.perf_counter() - start)
     # Where the stock deals onto piles, a first plain round gets a third of the budget.
     rounds: list[tuple[Budget, int | None]] = [(budget, None)]
     if info.deals_to_piles:
@@ -573,6 +721,10 @@ def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap
                     pos.pop()
                 status = "unknown"
                 break
+            if info.reserve_only and info.proven_lost(pos):
+                for _ in step:  # no order of play wins from here: not searched further
+                    pos.pop()
+                continue
             path.append(step)
             if best_line:
                 gain = gains[-1] + _progress(pos, len(step), info.kinds)
