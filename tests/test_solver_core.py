@@ -153,3 +153,27 @@ def test_a_cpu_clock_budget_ends_the_search(engine: str) -> None:
     pos = Position.deal(get_game("astrocyte"), 1)
     result = py_solve(pos, time_limit=0.2, engine=engine, clock="cpu")
     assert result.status == "unknown" and result.states > 0
+
+
+def test_the_draw_three_streamlined_search_finds_a_win_that_replays() -> None:
+    """Klondike draw 3, deal 22: the streamlined search (every card that can go home without
+    a click goes home alone, nothing comes back from a foundation) finds a win on a budget of
+    positions where the exact search alone does not; the engine replays the line."""
+    pos = Position.deal(get_game("klondike-draw-3"), 22)
+    assert core.solve_raw(pos, None, 100_000, False, beam=False)[0] == "unknown"
+    status, line, _ = core.solve_raw(pos, None, 100_000, False)
+    assert status == "won"
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()
+
+
+def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:
+    """Klondike draw 3, deal 1 is lost: the streamlined search runs out of positions in about
+    20,000 positions, the exact search needs some 50,000 more to prove it. On 40,000 positions
+    the answer is unknown; on 200,000 the exact search proves the loss."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1)
+    status, line, states = core.solve_raw(pos, None, 40_000, False)
+    assert status == "unknown" and line == [] and states >= 40_000
+    assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
