@@ -155,18 +155,27 @@ def test_a_cpu_clock_budget_ends_the_search(engine: str) -> None:
     assert result.status == "unknown" and result.states > 0
 
 
-def test_the_draw_three_streamlined_search_finds_a_win_that_replays() -> None:
-    """Klondike draw 3, deal 22: the streamlined search (every card that can go home without
-    a click goes home alone, nothing comes back from a foundation) finds a win on a budget of
-    positions where the exact search alone does not; the engine replays the line."""
-    pos = Position.deal(get_game("klondike-draw-3"), 22)
-    assert core.solve_raw(pos, None, 100_000, False, beam=False)[0] == "unknown"
-    status, line, _ = core.solve_raw(pos, None, 100_000, False)
+@pytest.mark.parametrize("number", [22, 34])
+def test_the_draw_three_streamlined_search_finds_a_win_that_replays(number: int) -> None:
+    """Klondike draw 3, deals 22 and 34: the streamlined searches (every card that can go home
+    without a click goes home alone, nothing comes back from a foundation; first also no
+    shuffle of a run that sits on a card it fits) find a win on a budget of positions where
+    the exact search alone does not; the engine replays the line."""
+    pos = Position.deal(get_game("klondike-draw-3"), number)
+    assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
+    status, line, _ = core.solve_raw(pos, None, 200_000, False)
     assert status == "won"
     for m in line:
         assert m in pos.raw_moves()
         pos.push_raw(m)
     assert pos.is_won()
+
+
+def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() -> None:
+    """The honest player's searches (best line asked for) stay the exact search alone."""
+    pos = Position.deal(get_game("klondike-draw-3"), 22)
+    assert core.solve_raw(pos, None, 50_000, True) == core.solve_raw(pos, None, 50_000, True,
+                                                                    beam=False)
 
 
 def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:

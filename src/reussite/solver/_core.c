@@ -788,6 +788,13 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         for (int q = start; q < out->n; q++) {
             Child c = out->v[q];
             if (sp->kind[c.m.s] == K_FOUNDATION) continue;
+            if (streamline > 1 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
+                && sp->kind[c.m.d] == K_TABLEAU) {
+                int rest = p->len[c.m.s] - c.m.n;
+                if (rest > 0 && (p->c[c.m.s][rest - 1] & UPF)
+                    && fits(sp, p->c[c.m.s][rest], p->c[c.m.s][rest - 1]))
+                    continue; /* a shuffle: the run already sits on a card it fits */
+            }
             if (!c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
                 out->v[start] = c;
                 out->n = start + 1;
@@ -1432,20 +1439,27 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
-    if (ordering && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
-        /* Draw three (Klondike draw 3, Athena): a streamlined search looks for a win with up
-           to half the budget. Every card that can go home without a click goes home as the
-           only child, and no card comes back from a foundation: not exact (a card may be
-           needed on the tableau, a click may be needed first), so it answers a win (a line
-           the engine replays) or nothing; the exact search then runs on what is left. */
-        Budget half = {time_limit < 0 ? -1.0 : start + time_limit / 2,
-                       max_states < 0 ? -1 : max_states / 2};
-        int cut = 0;
-        streamline = 1;
-        int r = search_round(p, &cx, &half, &total, -1, 0, &cut, &won);
-        streamline = 0;
-        if (cx.err) goto done;
-        if (r == ST_WON) { status = ST_WON; goto done; }
+    if (ordering && !best_line && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
+        /* Draw three (Klondike draw 3, Athena): streamlined searches look for a win with up to
+           half the budget. Level 1: every card that can go home without a click goes home as
+           the only child, and no card comes back from a foundation; level 2 also never moves
+           a run that already sits on a card it fits (a shuffle). Level 2 runs first, with up
+           to a quarter of the budget, then level 1 up to half of it. Not exact (a card may be
+           needed on the tableau, a click or a shuffle may be needed first), so they answer a
+           win (a line the engine replays) or nothing; the exact search then runs on what is
+           left. Not when the best line is asked for (the honest player's searches of its
+           samples, which this would change unmeasured). */
+        for (int level = 2; level >= 1; level--) {
+            double share = level == 2 ? 0.25 : 0.5;
+            Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                           max_states < 0 ? -1 : (long long)((double)max_states * share)};
+            int cut = 0;
+            streamline = level;
+            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+            streamline = 0;
+            if (cx.err) goto done;
+            if (r == ST_WON) { status = ST_WON; goto done; }
+        }
     }
     int nrounds = sp->deals_to_piles ? 2 : 1;
     for (int r = 0; r < nrounds && !cx.err; r++) {

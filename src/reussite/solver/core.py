@@ -88,9 +88,9 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
 
     ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win with
     a third of the budget before the exact search; in draw-three waste games (Klondike draw 3,
-    Athena), a streamlined search does with up to half of it (``_core.c``: both prove nothing,
-    they find wins); ``False`` runs exactly search.py's search (the tests compare the two
-    that way).
+    Athena), streamlined searches do with up to half of it, unless ``best_line`` is asked for
+    (``_core.c``: both prove nothing, they find wins); ``False`` runs exactly search.py's
+    search (the tests compare the two that way).
     ``cpu``: ``time_limit`` counts the CPU seconds of the searching thread, not wall time."""
     assert _core is not None
     code, line, states = _core.solve(
