@@ -18,6 +18,7 @@ by default, no beam), and their ratio.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -35,10 +36,22 @@ CLAIMS = {
 }
 
 
+def deal_numbers(text: str) -> list[int]:
+    """``A-B``, or ``@FILE``: one deal number a line, or JSON lines with a ``deal`` field."""
+    if not text.startswith("@"):
+        return list(parse_range(text))
+    with open(text[1:]) as f:
+        lines = [line.strip() for line in f if line.strip()]
+    return [int(json.loads(line)["deal"]) if line.startswith("{") else int(line)
+            for line in lines]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(CATALOGUE))
-    parser.add_argument("--deals", default="1-10")
+    parser.add_argument("--deals", default="1-10",
+                        help="A-B, or @FILE: a file of deal numbers, one a line (or JSON lines "
+                             "with a \"deal\" field, such as docs/figures/*.jsonl)")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--honest", action="store_true")
@@ -53,7 +66,7 @@ def main() -> None:
         compare_engines(args.games, args.states or 20_000)
         return
     os.environ["REUSSITE_SOLVER_CLOCK"] = args.clock  # read by the searches, in every job
-    numbers = parse_range(args.deals)
+    numbers = deal_numbers(args.deals)
     player = "honest" if args.honest else "full"
     budget = Tally("", player, args.time_limit, args.states, args.samples).budget()
     print(f"{player} player, deals {args.deals}, {budget} ({args.clock} time), "

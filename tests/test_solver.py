@@ -81,12 +81,13 @@ def test_spider_piles_keep_their_places_while_the_stock_deals() -> None:
     assert info.key(pos) != key
 
 
-def klondike_position(piles: dict[str, list[str]], stock: list[str]) -> Position:
+def klondike_position(piles: dict[str, list[str]], stock: list[str],
+                      game: str = "klondike") -> Position:
     """A hand-built Klondike position: each pile given bottom first, ``"*XX"`` face down.
 
     The cards not named lie face down at the bottom of the first tableau pile.
     """
-    pos = Position.deal(get_game("klondike"), 1)
+    pos = Position.deal(get_game(game), 1)
     index = pos.layout.index
     for i in range(len(pos.piles)):
         pos.piles[i] = []
@@ -193,3 +194,28 @@ def test_draw_one_klondike_keys_its_stock_as_a_cycle() -> None:
     pos.push_raw((-1, -1, 0))
     assert info.key(pos) == key
     assert info.key(pos, cycle=False) != key  # the clear-end test follows single clicks
+
+
+def test_draw_three_keys_its_stock_by_the_cuts_clicks_reach_from_a_turn() -> None:
+    # Draw three, turned over without limit: from the waste's turning over, clicks cut the
+    # stock-and-waste sequence after every third card and at its end, and reach the turning
+    # over again: all those cuts are one position.
+    stock = ["4H", "5D", "7S", "KD", "9C", "3D", "8H"]
+    pos = klondike_position({"tableau:0": ["2S"], "tableau:1": ["*AH", "2C"]}, stock,
+                            game="klondike-draw-3")
+    info = knowledge(pos)
+    key = info.key(pos)
+    for _ in range(3):  # cuts 3, 6, then 7 (the end)
+        pos.push_raw((-1, -1, 0))
+        assert info.key(pos) == key
+    assert info.key(pos, cycle=False) != key  # the clear-end test follows single clicks
+
+
+def test_draw_three_a_cut_off_the_multiples_of_three_is_its_own_position() -> None:
+    # Cut after the first card (the waste holds one card): clicks from the turning over never
+    # come back to it, so it is not the same position as the same sequence cut at 0.
+    stock = ["4H", "5D", "7S", "KD", "9C", "3D", "8H"]
+    cut0 = klondike_position({"tableau:0": ["2S"]}, stock, game="klondike-draw-3")
+    cut1 = klondike_position({"tableau:0": ["2S"], "waste": ["4H"]}, stock[1:],
+                             game="klondike-draw-3")
+    assert knowledge(cut0).key(cut0) != knowledge(cut1).key(cut1)

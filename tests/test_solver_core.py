@@ -167,3 +167,36 @@ def test_the_rank_bound_matches_the_python_one(game_id: str) -> None:
         answers.add(got)
     expected = {"leap-year": {True, False}, "auld-lang-syne": {True}, "quadrennial": {False}}
     assert answers == expected[game_id], answers
+
+
+@pytest.mark.parametrize("number", [22, 34])
+def test_the_draw_three_streamlined_search_finds_a_win_that_replays(number: int) -> None:
+    """Klondike draw 3, deals 22 and 34: the streamlined searches (every card that can go home
+    without a click goes home alone, nothing comes back from a foundation; first also no
+    shuffle of a run that sits on a card it fits) find a win on a budget of positions where
+    the exact search alone does not; the engine replays the line."""
+    pos = Position.deal(get_game("klondike-draw-3"), number)
+    assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
+    status, line, _ = core.solve_raw(pos, None, 200_000, False)
+    assert status == "won"
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()
+
+
+def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() -> None:
+    """The honest player's searches (best line asked for) stay the exact search alone."""
+    pos = Position.deal(get_game("klondike-draw-3"), 22)
+    assert core.solve_raw(pos, None, 50_000, True) == core.solve_raw(pos, None, 50_000, True,
+                                                                    beam=False)
+
+
+def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:
+    """Klondike draw 3, deal 1 is lost: the streamlined search runs out of positions in about
+    20,000 positions, the exact search needs some 50,000 more to prove it. On 40,000 positions
+    the answer is unknown; on 200,000 the exact search proves the loss."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1)
+    status, line, states = core.solve_raw(pos, None, 40_000, False)
+    assert status == "unknown" and line == [] and states >= 40_000
+    assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"

@@ -52,7 +52,7 @@ typedef struct {
     int copies[64];
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
-    int waste_safe, unlimited, stock_cycle, reserve_only, packs;
+    int waste_safe, unlimited, stock_cycle, stock_turns, reserve_only, packs;
     int zmask;            /* the bits of a card that the key sees (ranks only: suits never matter) */
     int rank_copies[14];
 } Spec;
@@ -479,6 +479,25 @@ static Key pos_key_cut(const Pos *p, int cycle) {
             b += Z2[i][c];
         }
         addk(&k, a, b, 1007);
+    } else if (sp->stock_turns && cycle) {
+        /* the stock and waste cards in dealing order, and where they are cut: any cut that
+           clicks reach from the waste's turning over (multiples of the draw, or the end) is
+           one and the same (search.py's key) */
+        int nw = p->len[sp->waste], ns = p->len[0], n = 0;
+        uint64_t a = 0, b = 0;
+        for (int i = 0; i < nw; i++, n++) {
+            uint8_t c = p->c[sp->waste][i] & 63;
+            a += Z1[n][c];
+            b += Z2[n][c];
+        }
+        for (int i = ns - 1; i >= 0; i--, n++) {
+            uint8_t c = p->c[0][i] & 63;
+            a += Z1[n][c];
+            b += Z2[n][c];
+        }
+        uint64_t cut = (ns && nw % sp->draw) ? (uint64_t)nw : 0;
+        addk(&k, a, b, 1008);
+        addk(&k, cut, cut, 1009);
     } else if (sp->stock_reformed) {
         addk(&k, p->h1[0], p->h2[0], 1001);
         if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
@@ -878,6 +897,10 @@ static void sort_kids(Child *v, int n) {
     }
 }
 
+/* The win finder of draw-three waste games (C only, see solve_pos): while set, children()
+   streamlines the search. It proves nothing. */
+static __thread int streamline = 0;
+
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     const Spec *sp = p->sp;
@@ -908,6 +931,29 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
     sort_kids(out->v + start, out->n - start);
     if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
+    if (streamline) {
+        /* any card that can go home without a click goes home alone; nothing comes back
+           from a foundation */
+        int k = start;
+        for (int q = start; q < out->n; q++) {
+            Child c = out->v[q];
+            if (sp->kind[c.m.s] == K_FOUNDATION) continue;
+            if (streamline > 1 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
+                && sp->kind[c.m.d] == K_TABLEAU) {
+                int rest = p->len[c.m.s] - c.m.n;
+                if (rest > 0 && (p->c[c.m.s][rest - 1] & UPF)
+                    && fits(sp, p->c[c.m.s][rest], p->c[c.m.s][rest - 1]))
+                    continue; /* a shuffle: the run already sits on a card it fits */
+            }
+            if (!c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
+                out->v[start] = c;
+                out->n = start + 1;
+                return 0;
+            }
+            out->v[k++] = c;
+        }
+        out->n = k;
+    }
     return 0;
 }
 
@@ -1548,6 +1594,28 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
+    if (ordering && !best_line && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
+        /* Draw three (Klondike draw 3, Athena): streamlined searches look for a win with up to
+           half the budget. Level 1: every card that can go home without a click goes home as
+           the only child, and no card comes back from a foundation; level 2 also never moves
+           a run that already sits on a card it fits (a shuffle). Level 2 runs first, with up
+           to a quarter of the budget, then level 1 up to half of it. Not exact (a card may be
+           needed on the tableau, a click or a shuffle may be needed first), so they answer a
+           win (a line the engine replays) or nothing; the exact search then runs on what is
+           left. Not when the best line is asked for (the honest player's searches of its
+           samples, which this would change unmeasured). */
+        for (int level = 2; level >= 1; level--) {
+            double share = level == 2 ? 0.25 : 0.5;
+            Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                           max_states < 0 ? -1 : (long long)((double)max_states * share)};
+            int cut = 0;
+            streamline = level;
+            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+            streamline = 0;
+            if (cx.err) goto done;
+            if (r == ST_WON) { status = ST_WON; goto done; }
+        }
+    }
     int nrounds = sp->deals_to_piles ? 2 : 1;
     for (int r = 0; r < nrounds && !cx.err; r++) {
         const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
@@ -1702,6 +1770,7 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->unlimited = sp->redeals < 0;
     sp->packs = sp->total / 52;
     sp->stock_cycle = sp->action == A_DRAW_WASTE && sp->draw == 1 && sp->unlimited && sp->packs == 1;
+    sp->stock_turns = sp->action == A_DRAW_WASTE && sp->draw > 1 && sp->unlimited;
     sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
     sp->zmask = sp->reserve_only ? 0xFC : 0xFF;
     for (int r = 0; r < 14; r++) {

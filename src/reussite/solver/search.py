@@ -72,6 +72,12 @@ dominances documented below, each of which keeps ``lost`` exact.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
+- **Draw three (or more), turned over without limit** (Klondike draw 3, Athena): from the
+  waste's turning over, clicks cut the stock-and-waste sequence after every third card and at
+  its end, and turn it over again: all those cuts are reached from each other by clicks alone,
+  which change nothing else, so the key holds the sequence and its cut, every such cut counting
+  as 0. Another cut (a card was taken from the waste) keeps its own key: clicks from the
+  turning over never come back to it.
 
 **Move ordering.** Foundation moves first, then moves that turn a face-down card up or empty a
 pile, moves that put order into the tableau (a run taken off a card it does not fit, a run
@@ -147,6 +153,10 @@ class GameKnowledge:
         # Draw one, turned over without limit: the stock and waste are one cycle of cards.
         self.stock_cycle = (st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
                             and st.redeals is None and rules.packs == 1)
+        # Draw three (or more), turned over without limit: the cuts of the stock-and-waste
+        # sequence that clicks reach from its turning over are one (see the module's docstring).
+        self.stock_turns = (st.action is StockAction.DRAW_TO_WASTE and st.draw > 1
+                            and st.redeals is None)
         # Any-suit foundations fed only from reserves (Leap Year, Auld Lang Syne...).
         self.reserve_only = (rules.foundations.takes is FoundationTakes.UP_ANY_SUIT
                              and not lay.tableau and not lay.cells)
@@ -177,6 +187,13 @@ class GameKnowledge:
                 i = seq.index(min(seq))
                 seq = seq[i:] + seq[:i]
             parts.append(bytes(seq))
+        elif self.stock_turns and cycle:
+            # The cards in dealing order and where they are cut; every cut that clicks reach
+            # from the waste's turning over (a multiple of the draw, or the end) is one.
+            stock, waste = piles[0], piles[self.waste]
+            cut = len(waste) if stock and len(waste) % self.rules.stock.draw else 0
+            parts.append(bytes([c & 63 for c in waste] + [c & 63 for c in reversed(stock)]
+                               + [64 + cut]))
         elif self.stock_reformed:
             parts.append(self.card_bytes(stock))
             if self.waste >= 0:
