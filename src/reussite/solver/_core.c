@@ -766,23 +766,63 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
 /* How promising a position of a tableau game looks, for the beam: cards home (a completed
    suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
    the face-up cards are ordered (a same-suit link counts more than a link of any suit). */
+static int dbg_on, dbg_best, dbg_home, dbg_down;
+static int W[16] = {6, 5, 8, 2, 1, 1, 2, 0, 0, 1, 1, 0, 1, 1, 0, 0};
 static int evaluate(const Pos *p) {
     const Spec *sp = p->sp;
-    int e = 6 * p->fcards;
+    int e = W[0] * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
         int n = p->len[i];
         const uint8_t *c = p->c[i];
-        if (!n) { e += 8; continue; }
+        if (!n) { e += W[2]; continue; }
+        int d = 0;
         for (int k = 0; k < n; k++) {
-            if (!(c[k] & UPF)) { e -= 5; continue; }
+            if (!(c[k] & UPF)) { e -= W[1]; d++; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : 1;
-            else e -= 1;
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? W[3] : W[4];
+            else e -= W[5];
         }
+        e -= W[7] * d * d;
+        if (!d) e += W[8];
     }
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++)
-        if (p->len[i]) e -= 2;
+        if (p->len[i]) e -= W[6];
+    return e;
+}
+
+/* Moves the beam does not try (it proves nothing, so it may leave moves out): a same-suit run
+   split anywhere but onto its own suit, a whole pile moved to an empty pile, a move to an empty
+   pile other than the first. */
+static int beam_skip(const Pos *p, Move m) {
+    const Spec *sp = p->sp;
+    if (m.s < 0 || sp->kind[m.s] != K_TABLEAU) return 0;
+    int dk = sp->kind[m.d];
+    if (dk == K_FOUNDATION) return 0;
+    int ls = p->len[m.s], rest = ls - m.n;
+    int c = p->c[m.s][rest];
+    int ld = p->len[m.d];
+    if (W[12] && rest > 0) {
+        int below = p->c[m.s][rest - 1];
+        if ((below & UPF) && fits(sp, c, below) && SUIT(below) == SUIT(c) &&
+            !(dk == K_TABLEAU && ld && SUIT(top(p, m.d)) == SUIT(c)))
+            return 1;
+    }
+    if (W[13] && dk == K_TABLEAU && !ld) {
+        if (rest == 0) return 1;
+        for (int j = sp->t0; j < m.d; j++)
+            if (!p->len[j]) return 1;
+    }
+    return 0;
+}
+
+/* The score of a position where a deal is allowed: that of the position after the deal (the
+   cards it brings are known), or its own. */
+static int deal_score(Pos *p, int own) {
+    if (!W[11]) return own;
+    if (push_move(p, (Move){-1, -1, 0})) return own;
+    int e = evaluate(p);
+    pop_move(p);
     return e;
 }
 
@@ -1102,7 +1142,8 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
         if (stock_allowed(p) &&
-            beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
+            beam_offer(next, p, deal_score(p, st.v[nd].score), pos_key(p), cur->v[i].line,
+                       cur->v[i].linelen)) {
             result = -1;
             goto end;
         }
@@ -1117,6 +1158,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         for (int c = 0; c < nk; c++) {
             Move m = cx->kids.v[c].m;
             if (m.s < 0) continue; /* the deal ends the stage */
+            if (beam_skip(p, m)) continue;
             if (push_move(p, m)) { result = -1; goto end; }
             if (!p->len[0] && is_won(p)) {
                 if (node_line(&st, cur, nd, &path, won, 1, m)) result = -1;
@@ -1128,11 +1170,16 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
                 visited++;
                 (*states)++;
                 int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
+                if (dbg_on && st.v[child].score > dbg_best) {
+                    dbg_best = st.v[child].score; dbg_home = p->fcards; dbg_down = 0;
+                    for (int i = p->sp->t0; i < p->sp->t0 + p->sp->nt; i++)
+                        for (int k = 0; k < p->len[i]; k++) if (!(p->c[i][k] & UPF)) dbg_down++;
+                }
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
-                if (stock_allowed(p) && (next->n < next->width ||
-                                         st.v[child].score > next->v[next->worst].score)) {
+                int ds = stock_allowed(p) ? deal_score(p, st.v[child].score) : INT_MIN;
+                if (ds > INT_MIN && (next->n < next->width || ds > next->v[next->worst].score)) {
                     if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}) ||
-                        beam_offer(next, p, st.v[child].score, pos_key(p), full.v, full.n)) {
+                        beam_offer(next, p, ds, pos_key(p), full.v, full.n)) {
                         result = -1;
                         goto end;
                     }
@@ -1200,10 +1247,30 @@ static int beam_try(Pos *root, Ctx *cx, int width, long long reach, const Budget
         table_clear(&cx->table);
         snap_read(p, cur.v[0].snap);
         if (!p->len[0]) {
+            if (W[9]) {
+                dbg_on = 1; dbg_best = INT_MIN;
+                result = beam_stage(p, cx, &cur, reach * (W[9] > 1 ? W[9] : 1), states, &next, won, bud);
+                if (getenv("BEAMDBG")) fprintf(stderr, "last stage: %d states=%lld best=%d home=%d down=%d\n", result, *states, dbg_best, dbg_home, dbg_down);
+                dbg_on = 0;
+                if (result) break;
+            }
             result = beam_last(p, cx, &cur, reach, states, won, bud);
             break;
         }
         result = beam_stage(p, cx, &cur, reach, states, &next, won, bud);
+        if (getenv("BEAMDBG")) {
+            int bi = 0;
+            for (int i = 1; i < next.n; i++) if (next.v[i].score > next.v[bi].score) bi = i;
+            int down = 0, fc = 0;
+            if (next.n) {
+                snap_read(p, next.v[bi].snap);
+                for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+                    for (int k = 0; k < p->len[i]; k++) if (!(p->c[i][k] & UPF)) down++;
+                fc = p->fcards;
+            }
+            fprintf(stderr, "w=%d reach=%lld stock=%d states=%lld next=%d best=%d home=%d down=%d\n",
+                    width, reach, p->len[0], *states, next.n, next.n ? next.v[bi].score : 0, fc, down);
+        }
         if (result || spent(bud, *states)) break;
         /* deal onto the best positions: the next stage's seeds */
         beam_clear(&cur);
@@ -1375,6 +1442,13 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     Ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.beam = ordering && sp->deals_to_tableau && sp->nt > 0;
+    if (getenv("BEAMW")) {
+        const char *q = getenv("BEAMW");
+        for (int i = 0; i < 16 && *q; i++) {
+            W[i] = (int)strtol(q, (char **)&q, 10);
+            if (*q == ',') q++;
+        }
+    }
     res->states = 0;
     res->line.n = 0;
     if (is_won(p)) { res->status = ST_WON; return 0; }
@@ -1383,11 +1457,12 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
     Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
                     max_states < 0 ? -1 : max_states / 3};
+
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
     if (cx.beam) {
-        int r = beam_search(p, &cx, &first, &total, &won);
+        int r = beam_search(p, &cx, W[10] ? &whole : &first, &total, &won);
         if (r < 0) cx.err = 1;
         if (r > 0) { status = ST_WON; goto done; }
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
