@@ -766,64 +766,52 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
 /* How promising a position of a tableau game looks, for the beam: cards home (a completed
    suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
    the face-up cards are ordered (a same-suit link counts more than a link of any suit). */
-static int dbg_on, dbg_best, dbg_home, dbg_down;
-static int W[16] = {6, 5, 8, 2, 1, 1, 2, 0, 0, 1, 1, 0, 1, 1, 0, 0};
 static int evaluate(const Pos *p) {
     const Spec *sp = p->sp;
-    int e = W[0] * p->fcards;
+    int e = 6 * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
         int n = p->len[i];
         const uint8_t *c = p->c[i];
-        if (!n) { e += W[2]; continue; }
-        int d = 0;
+        if (!n) { e += 8; continue; }
         for (int k = 0; k < n; k++) {
-            if (!(c[k] & UPF)) { e -= W[1]; d++; continue; }
+            if (!(c[k] & UPF)) { e -= 5; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? W[3] : W[4];
-            else e -= W[5];
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : 1;
+            else e -= 1;
         }
-        e -= W[7] * d * d;
-        if (!d) e += W[8];
     }
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++)
-        if (p->len[i]) e -= W[6];
+        if (p->len[i]) e -= 2;
     return e;
 }
 
-/* Moves the beam does not try (it proves nothing, so it may leave moves out): a same-suit run
-   split anywhere but onto its own suit, a whole pile moved to an empty pile, a move to an empty
-   pile other than the first. */
+/* Moves the beam leaves out (it proves nothing, so it may; the exact search tries them all):
+   - a same-suit run split (part of it moved off the same-suit card it lies on) anywhere but
+     onto a card of its own suit: it trades a same-suit link for a weaker one;
+   - a whole pile moved to an empty pile, and a move to an empty pile other than the first:
+     the same cards end up in the same order, only in another place.
+   Without them the stages' best-first searches drown in shuffles of equal score: with them,
+   wins in Spider 4 suits and Astrocyte (none before at 10 s a deal). */
 static int beam_skip(const Pos *p, Move m) {
     const Spec *sp = p->sp;
     if (m.s < 0 || sp->kind[m.s] != K_TABLEAU) return 0;
     int dk = sp->kind[m.d];
     if (dk == K_FOUNDATION) return 0;
-    int ls = p->len[m.s], rest = ls - m.n;
+    int rest = p->len[m.s] - m.n, ld = p->len[m.d];
     int c = p->c[m.s][rest];
-    int ld = p->len[m.d];
-    if (W[12] && rest > 0) {
+    if (rest > 0) {
         int below = p->c[m.s][rest - 1];
         if ((below & UPF) && fits(sp, c, below) && SUIT(below) == SUIT(c) &&
             !(dk == K_TABLEAU && ld && SUIT(top(p, m.d)) == SUIT(c)))
             return 1;
     }
-    if (W[13] && dk == K_TABLEAU && !ld) {
+    if (dk == K_TABLEAU && !ld) {
         if (rest == 0) return 1;
         for (int j = sp->t0; j < m.d; j++)
             if (!p->len[j]) return 1;
     }
     return 0;
-}
-
-/* The score of a position where a deal is allowed: that of the position after the deal (the
-   cards it brings are known), or its own. */
-static int deal_score(Pos *p, int own) {
-    if (!W[11]) return own;
-    if (push_move(p, (Move){-1, -1, 0})) return own;
-    int e = evaluate(p);
-    pop_move(p);
-    return e;
 }
 
 typedef struct {
@@ -920,6 +908,7 @@ typedef struct {
     Line best;      /* best line of the current round (raw moves) */
     int err;
     int beam;       /* 1: a beam search for a win first (tableau games dealt onto) */
+    int cut;        /* the beam's try left something out (its width or reach was reached) */
 } Ctx;
 
 /* Moves played along the current path, from the root's history length. */
@@ -991,6 +980,7 @@ static void snap_read(Pos *p, const uint8_t *b) {
 typedef struct {
     Cand *v;
     int n, width, worst;
+    int cut;          /* a position was left out for want of width */
 } Beam;
 
 static void cand_free(Cand *c) { free(c->snap); free(c->line); c->snap = NULL; c->line = NULL; }
@@ -1004,12 +994,12 @@ static void beam_clear(Beam *b) {
 /* Offers the current position (reached by the given line) to the beam: it keeps the `width`
    best, without duplicates. */
 static int beam_offer(Beam *b, Pos *p, int score, Key k, const Move *line, int nline) {
-    if (b->n == b->width && score <= b->v[b->worst].score) return 0;
+    if (b->n == b->width && score <= b->v[b->worst].score) { b->cut = 1; return 0; }
     for (int i = 0; i < b->n; i++)
         if (b->v[i].key.a == k.a && b->v[i].key.b == k.b) return 0;
     Cand *c;
     if (b->n < b->width) c = &b->v[b->n++];
-    else { c = &b->v[b->worst]; cand_free(c); }
+    else { c = &b->v[b->worst]; cand_free(c); b->cut = 1; }
     c->score = score;
     c->key = k;
     c->snaplen = snap_size(p);
@@ -1142,8 +1132,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
         if (stock_allowed(p) &&
-            beam_offer(next, p, deal_score(p, st.v[nd].score), pos_key(p), cur->v[i].line,
-                       cur->v[i].linelen)) {
+            beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
             result = -1;
             goto end;
         }
@@ -1170,16 +1159,13 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
                 visited++;
                 (*states)++;
                 int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
-                if (dbg_on && st.v[child].score > dbg_best) {
-                    dbg_best = st.v[child].score; dbg_home = p->fcards; dbg_down = 0;
-                    for (int i = p->sp->t0; i < p->sp->t0 + p->sp->nt; i++)
-                        for (int k = 0; k < p->len[i]; k++) if (!(p->c[i][k] & UPF)) dbg_down++;
-                }
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
-                int ds = stock_allowed(p) ? deal_score(p, st.v[child].score) : INT_MIN;
-                if (ds > INT_MIN && (next->n < next->width || ds > next->v[next->worst].score)) {
+                int sc = st.v[child].score;
+                if (stock_allowed(p) && next->n == next->width && sc <= next->v[next->worst].score)
+                    next->cut = 1;
+                else if (stock_allowed(p)) {
                     if (node_line(&st, cur, child, &path, &full, 0, (Move){0, 0, 0}) ||
-                        beam_offer(next, p, ds, pos_key(p), full.v, full.n)) {
+                        beam_offer(next, p, sc, pos_key(p), full.v, full.n)) {
                         result = -1;
                         goto end;
                     }
@@ -1190,6 +1176,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         }
         if (!(visited & 63) && spent(bud, *states)) break;
     }
+    if (st.hn) cx->cut = 1; /* positions left unexpanded */
 end:
     free(st.v);
     free(st.store);
@@ -1213,6 +1200,7 @@ static int beam_last(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *sta
         int cut = 0;
         int r = search_round(p, cx, &b, states, -1, 0, &cut, &line);
         if (cx->err) { free(line.v); return -1; }
+        if (r == ST_UNKNOWN) cx->cut = 1;
         if (r == ST_WON) {
             won->n = 0;
             for (int q = 0; q < cur->v[i].linelen; q++) line_add(won, cur->v[i].line[q]);
@@ -1247,30 +1235,14 @@ static int beam_try(Pos *root, Ctx *cx, int width, long long reach, const Budget
         table_clear(&cx->table);
         snap_read(p, cur.v[0].snap);
         if (!p->len[0]) {
-            if (W[9]) {
-                dbg_on = 1; dbg_best = INT_MIN;
-                result = beam_stage(p, cx, &cur, reach * (W[9] > 1 ? W[9] : 1), states, &next, won, bud);
-                if (getenv("BEAMDBG")) fprintf(stderr, "last stage: %d states=%lld best=%d home=%d down=%d\n", result, *states, dbg_best, dbg_home, dbg_down);
-                dbg_on = 0;
-                if (result) break;
-            }
+            /* after the last deal: a best-first search for a win from all the seeds, then
+               the exact search from each */
+            result = beam_stage(p, cx, &cur, reach, states, &next, won, bud);
+            if (result) break;
             result = beam_last(p, cx, &cur, reach, states, won, bud);
             break;
         }
         result = beam_stage(p, cx, &cur, reach, states, &next, won, bud);
-        if (getenv("BEAMDBG")) {
-            int bi = 0;
-            for (int i = 1; i < next.n; i++) if (next.v[i].score > next.v[bi].score) bi = i;
-            int down = 0, fc = 0;
-            if (next.n) {
-                snap_read(p, next.v[bi].snap);
-                for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
-                    for (int k = 0; k < p->len[i]; k++) if (!(p->c[i][k] & UPF)) down++;
-                fc = p->fcards;
-            }
-            fprintf(stderr, "w=%d reach=%lld stock=%d states=%lld next=%d best=%d home=%d down=%d\n",
-                    width, reach, p->len[0], *states, next.n, next.n ? next.v[bi].score : 0, fc, down);
-        }
         if (result || spent(bud, *states)) break;
         /* deal onto the best positions: the next stage's seeds */
         beam_clear(&cur);
@@ -1296,6 +1268,8 @@ static int beam_try(Pos *root, Ctx *cx, int width, long long reach, const Budget
             d->line[c->linelen] = (Move){-1, -1, 0};
             d->linelen = c->linelen + 1;
         }
+        if (next.cut) cx->cut = 1;
+        next.cut = 0;
         beam_clear(&next);
     }
 end:
@@ -1312,8 +1286,10 @@ static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states,
     int width = 8;
     long long reach = 8000;
     while (!spent(bud, *states)) {
+        cx->cut = 0;
         int r = beam_try(root, cx, width, reach, bud, states, won);
         if (r) return r;
+        if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
         if (width < 4096) width *= 2;
         reach *= 4;
     }
@@ -1428,6 +1404,9 @@ oom:
 }
 
 #define FIRST_DEAL_CAP 300
+/* Below this budget of positions no beam: its first try alone takes about 40,000 (5 stages of
+   8,000) and the exact search does better with them (Spider 1 suit on 20,000 positions). */
+#define BEAM_MIN_STATES 100000
 
 typedef struct {
     int status;
@@ -1441,14 +1420,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     double start = now();
     Ctx cx;
     memset(&cx, 0, sizeof cx);
-    cx.beam = ordering && sp->deals_to_tableau && sp->nt > 0;
-    if (getenv("BEAMW")) {
-        const char *q = getenv("BEAMW");
-        for (int i = 0; i < 16 && *q; i++) {
-            W[i] = (int)strtol(q, (char **)&q, 10);
-            if (*q == ',') q++;
-        }
-    }
+    cx.beam = ordering && sp->deals_to_tableau && sp->nt > 0 &&
+              (max_states < 0 || max_states >= BEAM_MIN_STATES);
     res->states = 0;
     res->line.n = 0;
     if (is_won(p)) { res->status = ST_WON; return 0; }
@@ -1457,12 +1430,13 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
     Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
                     max_states < 0 ? -1 : max_states / 3};
-
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
     if (cx.beam) {
-        int r = beam_search(p, &cx, W[10] ? &whole : &first, &total, &won);
+        /* the whole budget (it stops early when a try saw all it could), but a third when
+           the caller wants the exact search's best line (the honest player's samples) */
+        int r = beam_search(p, &cx, best_line ? &first : &whole, &total, &won);
         if (r < 0) cx.err = 1;
         if (r > 0) { status = ST_WON; goto done; }
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
