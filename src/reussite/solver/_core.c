@@ -930,12 +930,14 @@ static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
 
 /* Where the stock deals onto the tableau (Spider, Astrocyte...), a depth-first search tends to
    sink into the rearrangements of one early deal. Before it, a beam search looks for a win:
-   the game is cut into stages at the deals; from each of `width` seed positions of a stage, a
-   bounded depth-first search (no deal) visits up to `reach` new positions, and the `width` best
+   the game is cut into stages at the deals; from the (up to `width`) seed positions of a stage
+   a best-first search (no deal) visits up to `reach` new positions, and the `width` best
    positions where a deal is allowed (by evaluate) are dealt onto and seed the next stage. After
-   the last deal the stage searches for a win. It proves nothing: it answers won (with a line
-   that the engine replays) or nothing, and the exact search then runs on what budget is left.
-   Each try doubles the width and the reach. */
+   the last deal a best-first search from all the seeds, then the exact search from each, look
+   for a win. It proves nothing: it answers won (with a line that the engine replays) or
+   nothing, and the exact search then runs on what budget is left. Each try doubles the width
+   and quadruples the reach; the tries stop when one saw all it could (cx->cut not set). The
+   stages leave out the moves of beam_skip. */
 
 typedef struct {
     int score;
