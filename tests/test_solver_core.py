@@ -141,16 +141,39 @@ def test_the_beam_finds_a_win_that_replays() -> None:
     assert pos.is_won()
 
 
+@pytest.mark.parametrize(("game_id", "number"), [("spider", 3), ("astrocyte", 1)])
+def test_the_beam_wins_spider_4_suits_and_astrocyte(game_id: str, number: int) -> None:
+    """The beam's move filter (no same-suit run split but onto its own suit, no whole pile to
+    an empty pile, only the first empty pile) finds wins in Spider 4 suits and Astrocyte,
+    where it found none before: these deals on 300,000 positions; the engine replays them."""
+    pos = Position.deal(get_game(game_id), number)
+    status, line, states = core.solve_raw(pos, None, 300_000, False)
+    assert status == "won" and states <= 300_000
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()
+
+
 def test_the_beam_never_answers_lost_on_its_own() -> None:
-    """The beam proves nothing: on a small budget the answer is unknown, not lost."""
-    pos = Position.deal(get_game("spider"), 1)
-    status, line, states = core.solve_raw(pos, None, 5_000, False)
-    assert status == "unknown" and line == [] and states >= 5_000
+    """The beam proves nothing: on a budget it spends without a win (Spider 4 suits deal 8,
+    200,000 positions) the answer is unknown, not lost."""
+    pos = Position.deal(get_game("spider"), 8)
+    status, line, states = core.solve_raw(pos, None, 200_000, False)
+    assert status == "unknown" and line == [] and states >= 200_000
+
+
+def test_no_beam_below_its_minimum_budget() -> None:
+    """On 20,000 positions the exact search runs alone (a beam try needs about 40,000): the
+    result is the very search of search.py, the beam switched on or off."""
+    pos = Position.deal(get_game("spider-1-suit"), 3)
+    assert core.solve_raw(pos, None, 20_000, False) == core.solve_raw(pos, None, 20_000, False,
+                                                                        beam=False)
 
 
 @pytest.mark.parametrize("engine", ["c", "python"])
 def test_a_cpu_clock_budget_ends_the_search(engine: str) -> None:
-    pos = Position.deal(get_game("astrocyte"), 1)
+    pos = Position.deal(get_game("leap-year"), 1)  # not decided in 0.2 s by either engine
     result = py_solve(pos, time_limit=0.2, engine=engine, clock="cpu")
     assert result.status == "unknown" and result.states > 0
 

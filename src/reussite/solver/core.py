@@ -86,11 +86,12 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
               cpu: bool = False) -> tuple[Status, list[RawMove], int]:
     """``(status, raw line, positions counted)``; the status as :func:`.search.solve` says.
 
-    ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win with
-    a third of the budget before the exact search; in draw-three waste games (Klondike draw 3,
-    Athena), streamlined searches do with up to half of it, unless ``best_line`` is asked for
-    (``_core.c``: both prove nothing, they find wins); ``False`` runs exactly search.py's
-    search (the tests compare the two that way).
+    ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win
+    before the exact search (it takes the budget until a try has seen all it could, a third
+    with ``best_line``, and does not run on fewer than 100,000 positions); in draw-three waste
+    games (Klondike draw 3, Athena), streamlined searches do with up to half of it, unless
+    ``best_line`` is asked for (``_core.c``: both prove nothing, they find wins); ``False``
+    runs exactly search.py's search (the tests compare the two that way).
     ``cpu``: ``time_limit`` counts the CPU seconds of the searching thread, not wall time."""
     assert _core is not None
     code, line, states = _core.solve(
