@@ -4,6 +4,7 @@ quick visible hint when the pool is crowded; in the web process when the pool is
 from __future__ import annotations
 
 import pytest
+from webtools import run_async
 
 from reussite.engine import Position
 from reussite.games import get_game
@@ -89,11 +90,9 @@ def test_a_position_asked_again_is_answered_from_memory_with_the_same_move(
 
 
 def test_the_event_loops_hints_are_remembered_too(counting_pool: CountingPool) -> None:
-    import asyncio
-
     pos = played("spider", 33, 4)
-    first = asyncio.run(hintpool.hint_async(pos))
-    assert asyncio.run(hintpool.hint_async(pos)) == first == hintpool.hint(pos)
+    first = run_async(hintpool.hint_async(pos))
+    assert run_async(hintpool.hint_async(pos)) == first == hintpool.hint(pos)
     assert counting_pool.searches == 1
 
 
@@ -141,7 +140,6 @@ class PricedPool:
 
 def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import asyncio
     from collections import OrderedDict
 
     clock = [1000.0]
@@ -157,7 +155,7 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
     for pos in positions[:3]:
         assert hintpool.hint(pos) == quick_move(pos)
     assert pool.searches == 2 and hintpool._tokens == pytest.approx(-1.0)
-    assert asyncio.run(hintpool.hint_async(positions[3])) == quick_move(positions[3])
+    assert run_async(hintpool.hint_async(positions[3])) == quick_move(positions[3])
     assert pool.searches == 2
     # Refilled at a quarter of a second a second: 4 s later the bucket is at 0, still spent;
     # 1 s more and a search may start again.
@@ -165,7 +163,7 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
     hintpool.hint(positions[3])
     assert pool.searches == 2
     clock[0] += 1.0
-    asyncio.run(hintpool.hint_async(positions[4]))
+    run_async(hintpool.hint_async(positions[4]))
     assert pool.searches == 3
     # Without a share set, no limit.
     monkeypatch.delenv("REUSSITE_HINT_CPU")

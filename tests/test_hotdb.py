@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from webtools import run_async
 
 from reussite.web.hotdb import (
     _PARAM_TYPES,
@@ -64,7 +65,7 @@ def on_loop(db: PostgresGames, work: Callable[..., T], *args: Any) -> T:
     async def go() -> T:
         return await run_on_loop(work, *args)
 
-    return asyncio.run(go())
+    return run_async(go())
 
 
 def change(row: GameRow, *, cursor: int, length: int, append: str | None = None,
@@ -154,7 +155,7 @@ def test_a_connection_cut_by_the_server_is_a_503_then_replaced(store: Store,
         assert await run_on_loop(db.get_game, gid, "p") == row
         assert db._idle and db._idle[0] is not wire
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 class FakeWire:
@@ -199,7 +200,7 @@ def test_the_pool_lends_at_most_size_connections_first_come_first_served(
 
         assert await asyncio.gather(*(action(k) for k in range(7))) == list(range(7))
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert most == 2 and len(opened) == 2 and order == list(range(7))
     assert db._free == 2 and not db._waiters
 
@@ -230,7 +231,7 @@ def test_a_request_that_waits_too_long_for_a_connection_is_a_503(
         assert await db._run(quick) == "done"
         assert db._free == 1 and not any(not w.done() for w in db._waiters)
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_number_of_connections_comes_from_the_environment(

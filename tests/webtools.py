@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -21,6 +24,17 @@ def new_game(client: TestClient, game: str = "astrocyte", number: int = 7) -> di
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+T = TypeVar("T")
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` in a thread of its own: a browser test of the same worker
+    (Playwright's sync API) may have left an event loop running in the main thread, where
+    ``asyncio.run`` is refused."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result()
 
 
 def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
