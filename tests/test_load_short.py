@@ -8,15 +8,14 @@ asserted here: ``python bench/load.py`` prints the figures.)"""
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from serverproc import Server, postgres_base, postgres_schema
+from webtools import run_async
 
 from reussite.games import CATALOGUE
 
@@ -37,12 +36,9 @@ def crowd_plays(db: str, log: Path) -> None:
     load = load_module()
     server = Server(db, log, env={"REUSSITE_RATE_LIMIT": "600/10"}).start()
     try:
-        # A thread of its own: another test of this worker (Playwright's sync API) may have
-        # left an event loop running in the main thread, where asyncio.run() is refused.
-        with ThreadPoolExecutor(1) as thread:
-            tally, elapsed = thread.submit(asyncio.run, load.run_players(
-                "127.0.0.1", server.port, players=24, duration=90.0, max_requests=1500,
-                human_share=0.25, seed=5, max_moves=60, human_pause=(0.05, 0.3))).result()
+        tally, elapsed = run_async(load.run_players(
+            "127.0.0.1", server.port, players=24, duration=90.0, max_requests=1500,
+            human_share=0.25, seed=5, max_moves=60, human_pause=(0.05, 0.3)))
     finally:
         server.stop()
     print(load.report(tally, elapsed))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from webtools import run_async
 
 from reussite.web.wire import HeadHoldingTransport
 
@@ -50,9 +51,7 @@ def test_a_head_and_its_body_are_one_write_and_a_lone_head_goes_out_on_the_next_
         assert t.get_extra_info("peername") == "info:peername"
         return seen
 
-    # A loop of its own in a thread of its own (a browser test may leave one running here).
-    with ThreadPoolExecutor(1) as thread:
-        one, held, released, closed = thread.submit(asyncio.run, scenario()).result()
+    one, held, released, closed = run_async(scenario())
     assert one == [HEAD + b"{}"]
     assert held == one
     assert released == [HEAD + b"{}", HEAD]
