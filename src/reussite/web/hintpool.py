@@ -225,18 +225,29 @@ def _drop_pool() -> None:
         _pool = None
 
 
-def hint(pos: Position) -> RawMove | None:
-    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool (or
-    remembered)."""
+def _before_search(pos: Position) -> tuple[HintKey, Executor | None, RawMove | None]:
+    """What :func:`hint` and :func:`hint_async` do before asking the pool: ``(key, pool,
+    answer)``. With no pool in the result, ``answer`` is the hint (remembered, computed here
+    when there is no pool, or the quick one when the pool is crowded); with a pool, a queue
+    slot has been taken for the search, which the caller releases."""
     key = _key(pos)
     known = _recall(key)
     if known is not _MISSING:
-        return known  # type: ignore[return-value]
+        return key, None, known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return _remember(key, suggest_move(pos))
+        return key, None, _remember(key, suggest_move(pos))
     if not _take_slot():
-        return quick_move(pos)
+        return key, None, quick_move(pos)
+    return key, pool, None
+
+
+def hint(pos: Position) -> RawMove | None:
+    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool (or
+    remembered)."""
+    key, pool, answer = _before_search(pos)
+    if pool is None:
+        return answer
     try:
         future = _search(pool, pos, list(key[2]))
         if future is None:
@@ -260,15 +271,9 @@ def has_pool() -> bool:
 
 async def hint_async(pos: Position) -> RawMove | None:
     """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
-    key = _key(pos)
-    known = _recall(key)
-    if known is not _MISSING:
-        return known  # type: ignore[return-value]
-    pool = _get_pool()
+    key, pool, answer = _before_search(pos)
     if pool is None:
-        return _remember(key, suggest_move(pos))
-    if not _take_slot():
-        return quick_move(pos)
+        return answer
     try:
         future = _search(pool, pos, list(key[2]))
         if future is None:
