@@ -119,23 +119,22 @@ class SqliteGames:
         _sqlite_pragmas(self.conn, None)
         self.conn.execute("PRAGMA busy_timeout=0")
 
-    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+    def _read(self, sql: str, params: dict[str, Any], many: bool) -> Any:
+        """A read's rows (``many``) or first row; SQLite busy is :class:`Busy`."""
         try:
-            values = self.conn.execute(GET_GAME, {"gid": game_id, "pid": player_id}).fetchone()
+            cursor = self.conn.execute(sql, params)
+            return cursor.fetchall() if many else cursor.fetchone()
         except sqlite3.OperationalError as e:
             if _is_busy(e):
                 raise Busy() from e
             raise
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+        values = self._read(GET_GAME, {"gid": game_id, "pid": player_id}, many=False)
         return None if values is None else row_of(values)
 
     def line(self, game_id: str, length: int) -> list[str]:
-        try:
-            rows = self.conn.execute(LINE, {"gid": game_id, "length": length}).fetchall()
-        except sqlite3.OperationalError as e:
-            if _is_busy(e):
-                raise Busy() from e
-            raise
-        return [r[0] for r in rows]
+        return [r[0] for r in self._read(LINE, {"gid": game_id, "length": length}, many=True)]
 
     def _write(self, work: Any) -> Any:
         """``work(conn)`` in one write transaction, or Busy at once (nothing written)."""
