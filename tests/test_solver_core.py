@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from reussite.engine import Position
+from reussite.engine import Position, RawMove
 from reussite.games import CATALOGUE, get_game
 from reussite.solver import core
 from reussite.solver.search import knowledge
@@ -129,16 +129,21 @@ def test_is_stuck_matches(game_id: str) -> None:
         assert core.is_stuck_raw(pos, 300) == is_stuck(pos, max_states=300, engine="python")
 
 
+def assert_raw_line_wins(pos: Position, line: list[RawMove]) -> None:
+    """Each move of ``line`` is legal in turn, and the engine ends in a won position."""
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()
+
+
 def test_the_beam_finds_a_win_that_replays() -> None:
     """Spider (2 suits) deal 2: the beam (before the exact search) finds a win on a budget of
     positions; the engine replays the line to a won position."""
     pos = Position.deal(get_game("spider-2-suits"), 2)
     status, line, _ = core.solve_raw(pos, None, 3_000_000, False)
     assert status == "won"
-    for m in line:
-        assert m in pos.raw_moves()
-        pos.push_raw(m)
-    assert pos.is_won()
+    assert_raw_line_wins(pos, line)
 
 
 @pytest.mark.parametrize(("game_id", "number"), [("spider", 3), ("astrocyte", 1)])
@@ -149,10 +154,7 @@ def test_the_beam_wins_spider_4_suits_and_astrocyte(game_id: str, number: int) -
     pos = Position.deal(get_game(game_id), number)
     status, line, states = core.solve_raw(pos, None, 300_000, False)
     assert status == "won" and states <= 300_000
-    for m in line:
-        assert m in pos.raw_moves()
-        pos.push_raw(m)
-    assert pos.is_won()
+    assert_raw_line_wins(pos, line)
 
 
 def test_the_beam_never_answers_lost_on_its_own() -> None:
@@ -202,10 +204,7 @@ def test_the_draw_three_streamlined_search_finds_a_win_that_replays(number: int)
     assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
     status, line, _ = core.solve_raw(pos, None, 200_000, False)
     assert status == "won"
-    for m in line:
-        assert m in pos.raw_moves()
-        pos.push_raw(m)
-    assert pos.is_won()
+    assert_raw_line_wins(pos, line)
 
 
 def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() -> None:
