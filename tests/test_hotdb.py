@@ -99,7 +99,7 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
     assert on_loop(db, db.line, gid, 3) == store.line(gid, 3) == ["stock", "t1 t2 1", "w f1 1"]
     assert on_loop(db, db.line, gid, 2) == ["stock", "t1 t2 1"]
 
-    # An undo (no move written), then a move that cuts the line: one transaction.
+    # An undo (no move written), then a move that cuts the line: one statement each.
     row = on_loop(db, db.commit, row, change(row, cursor=2, length=3, undo=True))
     assert row is not None and row.used_undo and store.get_game(gid, "player-1") == row
     stale = row
@@ -109,6 +109,17 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
     assert on_loop(db, db.commit, stale, change(stale, cursor=3, length=3,
                                                 append="t5 t6 1")) is None
     assert store.line(gid, 3) == ["stock", "t1 t2 1", "t3 t4 2"]
+    # Two undos, then a move that cuts two moves of the line: one statement; the move
+    # written over seq 1, seq 2 deleted, in the same transaction.
+    row = on_loop(db, db.commit, row, change(row, cursor=2, length=3, undo=True))
+    row = on_loop(db, db.commit, row, change(row, cursor=1, length=3, undo=True))
+    assert row is not None and row.cursor == 1
+    row = on_loop(db, db.commit, row, change(row, cursor=2, length=2, append="t7 t8 1"))
+    assert row is not None and store.get_game(gid, "player-1") == row
+    assert store.line(gid, 10) == ["stock", "t7 t8 1"]
+    # Back to three moves, as the rest of the test wants them.
+    row = on_loop(db, db.commit, row, change(row, cursor=3, length=3, append="t3 t4 2"))
+    assert row is not None and store.line(gid, 10) == ["stock", "t7 t8 1", "t3 t4 2"]
 
     # The hint flag, then a won game: the won_* columns (NULL until now) read back.
     on_loop(db, db.mark_hint, row)

@@ -263,16 +263,27 @@ PG_GET_GAME = Statement(GET_GAME)
 PG_LINE = Statement(LINE)
 PG_UPDATE = Statement(UPDATE)
 PG_UPDATE_WON = Statement(UPDATE_WON)
-PG_CUT_LINE = Statement(CUT_LINE)
-PG_APPEND = Statement(APPEND)
 PG_CREATE = Statement(CREATE)
 PG_MARK_HINT = Statement(MARK_HINT)
-# The conditional update and the move's insertion in one statement: one round trip, one
-# commit; the insertion happens only if the update found the game at the version seen.
-PG_MOVE = Statement("WITH u AS (UPDATE games SET " + _SET + _WHERE + " RETURNING id) "
-                    "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
-PG_MOVE_WON = Statement("WITH u AS (UPDATE games SET " + _SET_WON + _WHERE + " RETURNING id) "
-                        "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
+# Every action is one statement in autocommit: one round trip, one commit, atomic as a
+# statement is. An undo, a redo, a restart: the conditional update alone. A move: the
+# conditional update and the move's insertion; the insertion happens only if the update found
+# the game at the version seen.
+_MOVE = ("WITH u AS (UPDATE games SET {set}" + _WHERE + " RETURNING id) "
+         "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
+PG_MOVE = Statement(_MOVE.format(set=_SET))
+PG_MOVE_WON = Statement(_MOVE.format(set=_SET_WON))
+# A move that cuts the redo line (played after an undo): the line beyond ``seq`` deleted and
+# the move written at ``seq`` over the one that was there. The sub-statements of a WITH see
+# one snapshot and their order is PostgreSQL's choice, so they touch disjoint rows (``seq >
+# :seq`` deleted, ``seq = :seq`` written with ON CONFLICT), and both only if the update found
+# the game (they read ``u``).
+_MOVE_CUT = ("WITH u AS (UPDATE games SET {set}" + _WHERE + " RETURNING id), "
+             "d AS (DELETE FROM moves WHERE game_id IN (SELECT id FROM u) AND seq > :seq) "
+             "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u "
+             "ON CONFLICT (game_id, seq) DO UPDATE SET move = EXCLUDED.move")
+PG_MOVE_CUT = Statement(_MOVE_CUT.format(set=_SET))
+PG_MOVE_CUT_WON = Statement(_MOVE_CUT.format(set=_SET_WON))
 
 
 class PgWire:
@@ -510,22 +521,18 @@ class PostgresGames:
         values, params = commit_values(row, change)
         seq = change.cursor - 1
 
+        if change.append is None:
+            stmt = PG_UPDATE_WON if change.won else PG_UPDATE
+        else:
+            params.update(seq=seq, move=change.append)
+            if row.length <= seq:  # the usual move: nothing to cut
+                stmt = PG_MOVE_WON if change.won else PG_MOVE
+            else:
+                stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
+
         async def work(c: PgWire) -> bool:
-            if change.append is not None and row.length <= seq:
-                # The usual move: nothing to cut, one statement is the whole transaction.
-                params.update(seq=seq, move=change.append)
-                res = await c.run(PG_MOVE_WON if change.won else PG_MOVE, params)
-                return bool(res.command_tuples == 1)
-            await c.query(b"BEGIN")
-            res = await c.run(PG_UPDATE_WON if change.won else PG_UPDATE, params)
-            if res.command_tuples != 1:
-                await c.query(b"ROLLBACK")  # nothing written
-                return False
-            if change.append is not None:
-                await c.run(PG_CUT_LINE, {"gid": row.id, "seq": seq})
-                await c.run(PG_APPEND, {"gid": row.id, "seq": seq, "move": change.append})
-            await c.query(b"COMMIT")
-            return True
+            res = await c.run(stmt, params)
+            return bool(res.command_tuples == 1)
 
         return row_after(row, values) if await_only(self._run(work)) else None
 
