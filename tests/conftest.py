@@ -20,6 +20,11 @@ from serverproc import postgres_base, postgres_schema
 # one player would meet it on a fast machine and not on a slow one. Tests run without it,
 # and every server they start inherits this; the tests of the limit set it themselves.
 os.environ["REUSSITE_RATE_LIMIT"] = "off"
+# Likewise the hints' CPU budget (web/hintpool.py, on by default): whether a hint is searched
+# or the quick one would depend on how many hints the same test process searched before and
+# how fast; tests that compare two answers need the searched one every time. The budget's own
+# test sets it.
+os.environ["REUSSITE_HINT_CPU"] = "off"
 
 
 @pytest.fixture(scope="session")

@@ -165,10 +165,18 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
     clock[0] += 1.0
     run_async(hintpool.hint_async(positions[4]))
     assert pool.searches == 3
-    # Without a share set, no limit.
-    monkeypatch.delenv("REUSSITE_HINT_CPU")
+    # Turned off, no limit.
+    monkeypatch.setenv("REUSSITE_HINT_CPU", "off")
     hintpool.hint(positions[5])
     assert pool.searches == 4 and hintpool._cpu_share() is None
+    monkeypatch.setenv("REUSSITE_HINT_CPU", "0")
+    assert hintpool._cpu_share() is None
+    # Unset: an eighth of the machine's cores (a quarter of a core on two).
+    monkeypatch.delenv("REUSSITE_HINT_CPU")
+    monkeypatch.setattr(hintpool, "_cores", lambda: 2)
+    assert hintpool._cpu_share() == pytest.approx(0.25)
+    monkeypatch.setattr(hintpool, "_cores", lambda: 16)
+    assert hintpool._cpu_share() == pytest.approx(2.0)
 
 
 def test_the_worker_says_what_its_search_cost() -> None:

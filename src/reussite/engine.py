@@ -474,10 +474,11 @@ class Position:
 
     # ------------------------------------------------------------------ playing
 
-    def play(self, move: Move) -> None:
-        """Play ``move`` if the rules allow it, else raise a precise error."""
+    def play(self, move: Move, legal: list[RawMove] | None = None) -> None:
+        """Play ``move`` if the rules allow it, else raise a precise error (``legal``: this
+        position's :meth:`raw_moves` when the caller has them already)."""
         raw = self.to_raw(move)
-        if raw not in self.raw_moves():
+        if raw not in (self.raw_moves() if legal is None else legal):
             raise IllegalMoveError(self.why_illegal(raw))
         self.push_raw(raw)
 

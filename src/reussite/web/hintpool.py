@@ -13,14 +13,17 @@ scheduling priority is than the web process's. If the pool cannot answer within
 crowd asking for hints), the hint is the quick one, computed from the visible cards alone, at
 once. The pool keeps nothing between hints.
 
-``REUSSITE_HINT_CPU`` (a share of a core, say 0.25; unset: no limit) bounds the CPU the
+``REUSSITE_HINT_CPU`` (a share of a core, say 0.25; ``off``: no limit; unset: an eighth of
+the machine's cores, ``DEFAULT_CPU_PER_CORE``, so 0.25 on two cores) bounds the CPU the
 searches take on average: a token bucket of CPU seconds (``HINT_BURST`` at once, refilled at
 that share), each search charged what it took in its worker; while it is spent, hints are the
 quick ones. A crowd asking for hints then cannot take the CPU the moves need (the benchmark's
 players ask for one in 4% of their requests, and a search costs about 0.2 s of CPU: five
-cores' worth at 1,200 requests a second). ``REUSSITE_HINT_SCHED=idle`` runs the workers under
-Linux's ``SCHED_IDLE`` policy instead of a nice value (they run only when nothing else of the
-session wants the CPU).
+cores' worth at 1,200 requests a second), while a few people asking now and then (under
+about one searched hint a second on two cores) always get the searched hint. Why an eighth
+of the machine by default: docs/hardening.md, "Hints under load".
+``REUSSITE_HINT_SCHED=idle`` runs the workers under Linux's ``SCHED_IDLE`` policy instead of a
+nice value (they run only when nothing else of the session wants the CPU).
 
 The web process remembers the last ``CACHE_SIZE`` hints the search gave, by game, deal and
 moves played (everything the player has seen follows from those, and nothing else goes into
@@ -109,13 +112,29 @@ def _hint_for(game: str, number: int, line: list[RawMove]) -> tuple[RawMove | No
     return suggest_move(pos), time.process_time() - start
 
 
+DEFAULT_CPU_PER_CORE = 0.125
+"""The hints' share of the machine when ``REUSSITE_HINT_CPU`` is unset: an eighth of its
+cores (a quarter of a core on two)."""
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _cpu_share() -> float | None:
     """``REUSSITE_HINT_CPU``: the share of a core the hints' searches may use on average
-    (say 0.25), or None (unset or 0: as much as the pool's workers get)."""
-    try:
-        share = float(os.environ.get("REUSSITE_HINT_CPU", "") or 0)
-    except ValueError:
+    (say 0.25); unset (or not a number): ``DEFAULT_CPU_PER_CORE`` of each core; None for
+    ``off`` or 0 (as much as the pool's workers get)."""
+    raw = os.environ.get("REUSSITE_HINT_CPU", "").strip().lower()
+    if raw in ("off", "no", "none"):
         return None
+    try:
+        share = float(raw)
+    except ValueError:
+        return DEFAULT_CPU_PER_CORE * _cores()
     return share if share > 0 else None
 
 

@@ -95,24 +95,31 @@ class Loaded:
     from_cache: bool = False
     """Taken from this process's cache without asking the database: the row may be stale,
     which the conditional update of the commit (or :meth:`Tables._refuse`) finds out."""
+    legal: list[RawMove] | None = None
+    """``pos.raw_moves()`` when known (computed for the answer that left it there)."""
+
+
+Cached = tuple[GameRow, Position, list[str], list[RawMove] | None]
 
 
 class PositionCache:
-    """The games this process used last, each as (row, position, line) at the row's version
-    (least recently used first out). An entry is taken out while a request works on it."""
+    """The games this process used last, each as (row, position, line, legal moves or None)
+    at the row's version (least recently used first out). An entry is taken out while a
+    request works on it."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self._items: OrderedDict[str, tuple[GameRow, Position, list[str]]] = OrderedDict()
+        self._items: OrderedDict[str, Cached] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, game_id: str) -> tuple[GameRow, Position, list[str]] | None:
+    def take(self, game_id: str) -> Cached | None:
         with self._lock:
             return self._items.pop(game_id, None)
 
-    def put(self, row: GameRow, pos: Position, line: list[str]) -> None:
+    def put(self, row: GameRow, pos: Position, line: list[str],
+            legal: list[RawMove] | None = None) -> None:
         with self._lock:
-            self._items[row.id] = (row, pos, line)
+            self._items[row.id] = (row, pos, line, legal)
             self._items.move_to_end(row.id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -155,12 +162,11 @@ class Tables:
             raise NotFound(game_id)
         cached = self.cache.take(row.id)
         if cached is not None and cached[0].version == row.version:
-            pos, line = cached[1], cached[2]
-        else:
-            pos = Position.deal(get_game(row.game), row.number)
-            line = self.db.line(row.id, row.length)
-            for m in line[:row.cursor]:
-                pos.push(decode_move(m))
+            return Loaded(row, cached[1], cached[2], legal=cached[3])
+        pos = Position.deal(get_game(row.game), row.number)
+        line = self.db.line(row.id, row.length)
+        for m in line[:row.cursor]:
+            pos.push(decode_move(m))
         return Loaded(row, pos, line)
 
     def load(self, player: str, game_id: str) -> Loaded:
@@ -170,8 +176,9 @@ class Tables:
 
     def view(self, player: str, game_id: str) -> Outcome:
         lo = self._load(player, game_id)
-        self.cache.put(lo.row, lo.pos, lo.line)
-        return Outcome(lo.row, lo.pos, [])
+        legal = lo.pos.raw_moves() if lo.legal is None else lo.legal
+        self.cache.put(lo.row, lo.pos, lo.line, legal)
+        return Outcome(lo.row, lo.pos, [], legal)
 
     def recent(self, player: str, game: str | None, status: str | None,
              limit: int = 50) -> list[GameRow]:
@@ -193,17 +200,18 @@ class Tables:
         else:
             number = secrets.randbelow(RANDOM_DEAL_LIMIT)
         pos = Position.deal(rules, number)
+        legal = pos.raw_moves()
         row = self.db.create_game(secrets.token_urlsafe(12), player, game, number,
-                                     pos.status())
-        self.cache.put(row, pos, [])
-        return Outcome(row, pos, [])
+                                     pos.status(legal))
+        self.cache.put(row, pos, [], legal)
+        return Outcome(row, pos, [], legal)
 
     def _commit(self, lo: Loaded, change: tuple[Change, list[RawMove]],
                 events: list[dict[str, Any]], line: list[str]) -> Outcome:
         row = self.db.commit(lo.row, change[0])
         if row is None:
             raise Conflict(lo.row.id)
-        self.cache.put(row, lo.pos, line)
+        self.cache.put(row, lo.pos, line, change[1])
         return Outcome(row, lo.pos, events, change[1])
 
     def _begin(self, player: str, game_id: str, version: int) -> Loaded:
@@ -215,19 +223,19 @@ class Tables:
         """
         cached = self.cache.take(game_id)
         if cached is not None:
-            row, pos, line = cached
+            row, pos, line, legal = cached
             if row.player_id == player and row.version == version:
-                return Loaded(row, pos, line, from_cache=True)
-            self.cache.put(row, pos, line)
+                return Loaded(row, pos, line, from_cache=True, legal=legal)
+            self.cache.put(row, pos, line, legal)
         lo = self._load(player, game_id)
         if lo.row.version != version:
-            self.cache.put(lo.row, lo.pos, lo.line)
+            self.cache.put(lo.row, lo.pos, lo.line, lo.legal)
             raise Conflict(game_id)
         return lo
 
     def _refuse(self, lo: Loaded, sentence: str) -> Refused:
         """The refusal of an action on an unchanged position, or Conflict if it was stale."""
-        self.cache.put(lo.row, lo.pos, lo.line)
+        self.cache.put(lo.row, lo.pos, lo.line, lo.legal)
         if lo.from_cache:
             row = self.db.get_game(lo.row.id, lo.row.player_id)
             if row is None:
@@ -250,7 +258,7 @@ class Tables:
     def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)
         try:
-            lo.pos.play(move)
+            lo.pos.play(move, lo.legal)
         except (IllegalMoveError, InvalidMoveError) as e:
             raise self._refuse(lo, str(e)) from None
         events = steps_to_events(lo.pos, lo.pos.last_steps())
@@ -301,5 +309,5 @@ class Tables:
         if move is not None and not row.used_hint:
             self.db.mark_hint(row)
             row = replace(row, used_hint=True)
-        self.cache.put(row, lo.pos, lo.line)
+        self.cache.put(row, lo.pos, lo.line, lo.legal)
         return row, move

@@ -14,11 +14,14 @@ from reussite.web.storage import GameRow
 
 
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
-            raw: list[RawMove] | None = None, piles: Any = None) -> dict[str, Any]:
+            raw: list[RawMove] | None = None, piles: Any = None,
+            legal: list[Any] | None = None) -> dict[str, Any]:
     """A game's view: what the player sees, and nothing of what lies face down (``piles``:
-    the piles already made, else :meth:`Position.player_view`)."""
+    the piles already made, else :meth:`Position.player_view`; ``legal``: the legal moves
+    already made, else each ``Move.to_json()``)."""
     raw = pos.raw_moves() if raw is None else raw
-    legal = [pos.to_move(m).to_json() for m in raw]
+    if legal is None:
+        legal = [pos.to_move(m).to_json() for m in raw]
     status = pos.status(raw)
     rules = pos.rules
     return {
@@ -81,10 +84,32 @@ def piles_json(pos: Position) -> bytes:
     return b"{" + b",".join(parts) + b"}"
 
 
+_MOVES: dict[tuple[str, ...], dict[RawMove, orjson.Fragment]] = {}
+
+
+def moves_json(pos: Position, raw: list[RawMove]) -> list[orjson.Fragment]:
+    """``[pos.to_move(m).to_json() for m in raw]``, each move's JSON made once per layout."""
+    ids = pos.layout.ids
+    made = _MOVES.get(ids)
+    if made is None:
+        made = _MOVES[ids] = {}
+    out = []
+    for m in raw:
+        f = made.get(m)
+        if f is None:
+            if len(made) >= 100_000:  # bounded: a layout has far fewer moves
+                made.clear()
+            f = made[m] = orjson.Fragment(orjson.dumps(pos.to_move(m).to_json()))
+        out.append(f)
+    return out
+
+
 def view_json_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
                  raw: list[RawMove] | None = None) -> bytes:
     """``view_of(...)`` as compact JSON, the same bytes, made faster."""
-    view = view_of(row, pos, events, raw, piles=orjson.Fragment(piles_json(pos)))
+    raw = pos.raw_moves() if raw is None else raw
+    view = view_of(row, pos, events, raw, piles=orjson.Fragment(piles_json(pos)),
+                   legal=moves_json(pos, raw))
     return orjson.dumps(view)
 
 
