@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, pages
+from reussite.web import api, hintpool, pages
 from reussite.web.edge import Edge, player_signer
 from reussite.web.fast import FastPath
 from reussite.web.play import Conflict, NotFound, Tables
@@ -177,9 +177,11 @@ def serving_app(database: str | None = None) -> FastAPI:
     The objects made so far (modules, the application, its routes and models: about 110,000)
     are frozen out of the garbage collector's reach, so that a full collection, which pauses
     every request of the process, walks only the objects made since (about 25,000 under the
-    load test) instead of all of them.
+    load test) instead of all of them. The hint workers are started here too
+    (:func:`reussite.web.hintpool.warm`).
     """
     app = create_app(database)
     gc.collect()
     gc.freeze()
+    hintpool.warm()  # the hint workers started now, not at the first hint
     return app

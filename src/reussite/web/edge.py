@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, Signer
-from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PLAYER_COOKIE = "reussite_player"
@@ -42,6 +41,8 @@ SECURITY_HEADERS = {
 
 
 _SECURITY_RAW = tuple((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items())
+_READ = {k.encode(): k for k in ("cookie", "sec-fetch-site", "origin", "host", "content-length")}
+"""The request headers the edge reads (ASGI servers give their names in lower case)."""
 
 
 def player_signer(secret: str) -> Signer:
@@ -92,7 +93,7 @@ class Edge:
         except (BadSignature, UnicodeDecodeError):
             return None
 
-    def cross_site(self, headers: Headers) -> str | None:
+    def cross_site(self, headers: Mapping[str, str]) -> str | None:
         """Why a state-changing request is refused as cross-site, or None."""
         site = headers.get("sec-fetch-site")
         if site is not None and site not in ("same-origin", "none"):
@@ -112,7 +113,12 @@ class Edge:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
+        # The few headers read here, each its first value (as Starlette's Headers.get gives
+        # it), in one pass over the raw list.
+        headers: dict[str, str] = {}
+        for k, v in scope["headers"]:
+            if k in _READ and _READ[k] not in headers:
+                headers[_READ[k]] = v.decode("latin-1")
         path: str = scope["path"]
         player = self.player_from_cookie(headers.get("cookie"))
         known = player is not None

@@ -221,6 +221,21 @@ def _get_pool() -> Executor | None:
         return _pool
 
 
+def _ready() -> None:
+    """In a worker: nothing but the imports the searches need (see :func:`warm`)."""
+    from reussite.solver import honest  # noqa: F401
+
+
+def warm() -> None:
+    """Start the pool's workers now, at the server's start-up, rather than at the first hint:
+    a worker's start (a fresh interpreter importing the engine and the solver: about a second
+    of CPU) is then not paid by the first player who asks, whose hint would wait for it (and
+    fall back to the quick one after ``HINT_TIMEOUT``), nor taken from the moves under load."""
+    pool = _get_pool()
+    if pool is not None:
+        pool.submit(_ready)
+
+
 def _take_slot() -> bool:
     """A place in the pool's queue, or False when it is full (the caller answers at once)."""
     global _waiting
