@@ -329,7 +329,7 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
 
     real_run = PostgresGames._run
 
-    async def postgres_down(games: PostgresGames, work: object) -> object:
+    async def postgres_down(games: PostgresGames, *args: object) -> object:
         async def refused(conn: object) -> None:
             raise psycopg.OperationalError("connection refused")
 

@@ -36,13 +36,14 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.util import greenlet_spawn
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite.engine import Move
 from reussite.games import UnknownGameError
 from reussite.web import hintpool
-from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
+from reussite.web.hotdb import Busy, PostgresGames, SqliteGames
 from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
 from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
@@ -60,6 +61,9 @@ NOT_FOUND = b'{"detail":"No such game"}'
 CONFLICT = b'{"detail":"The game has changed since this version: reload it"}'
 UNAVAILABLE = b'{"detail":"The database is briefly unavailable: try again"}'
 
+_ERRORS = (UnknownGameError, NotFound, Conflict, Refused, Unavailable, DBAPIError, PoolTimeout,
+           sqlite3.OperationalError)
+"""What an action may raise that has an answer of its own (a 4xx, or a 503)."""
 _JSON = (b"content-type", b"application/json")
 _NO_STORE = (b"cache-control", b"no-store")
 
@@ -213,36 +217,41 @@ class FastPath:
 
     async def run(self, scope: Scope, send: Send, work: Callable[[Tables], Outcome],
                   status: int = 200, writes: bool = False) -> None:
-        """Perform an action (or read a game) and answer its view."""
-        async def produce() -> bytes:
-            return view_json(await self.perform(work, writes))
-
-        await self.answer(scope, send, produce, status)
+        """Perform an action (or read a game) and answer its view, or the error it raises
+        as the API says it."""
+        try:
+            outcome = await self.perform(work, writes)
+        except _ERRORS as e:
+            await self.failed(scope, send, e, status)
+            return
+        await respond(send, status, view_json(outcome))
 
     async def answer(self, scope: Scope, send: Send, produce: Callable[[], Awaitable[bytes]],
                      status: int = 200) -> None:
         """Answer ``await produce()``, or the error it raises as the API says it."""
         try:
             body = await produce()
-        except UnknownGameError as e:  # as the FastAPI route says it: untranslated
+        except _ERRORS as e:
+            await self.failed(scope, send, e, status)
+            return
+        await respond(send, status, body)
+
+    @staticmethod
+    async def failed(scope: Scope, send: Send, e: BaseException, status: int) -> None:
+        """The answer to one of ``_ERRORS``, as FastAPI's routes and handlers give it."""
+        if isinstance(e, UnknownGameError):  # as the FastAPI route says it: untranslated
             await respond(send, 422, orjson.dumps({"detail": str(e)}))
-            return
-        except NotFound:
+        elif isinstance(e, NotFound):
             await respond(send, 404, NOT_FOUND)
-            return
-        except Conflict:
+        elif isinstance(e, Conflict):
             await respond(send, 409, CONFLICT)
-            return
-        except Refused as e:
+        elif isinstance(e, Refused):
             # A new game's refusal is said as FastAPI's route says it (untranslated).
             detail = str(e) if status == 201 else translate(lang_of(scope), str(e))
             await respond(send, 422, orjson.dumps({"detail": detail}))
-            return
-        except (Unavailable, DBAPIError, PoolTimeout, sqlite3.OperationalError) as e:
+        else:
             log.warning("database unavailable: %s", type(e).__name__)
             await respond(send, 503, UNAVAILABLE, ((b"retry-after", b"2"),))
-            return
-        await respond(send, status, body)
 
     async def perform(self, work: Callable[[Tables], T], writes: bool) -> T:
         """``work(tables)``: on the event loop (SQLite), else in a thread."""
@@ -258,7 +267,7 @@ class FastPath:
                 if writes and lock is not None:
                     lock.release()
         if self.pg_tables is not None:
-            return await run_on_loop(work, self.pg_tables)
+            return await greenlet_spawn(work, self.pg_tables)  # as run_on_loop does
         return await run_in_threadpool(work, self.thread_tables)
 
     async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:

@@ -323,16 +323,6 @@ class PgWire:
             self.broken = True
             self.loop.remove_reader(self.fd)
 
-    async def _readable_again(self) -> None:
-        """Wait until the socket can be read."""
-        if self.broken:
-            raise psycopg.OperationalError("the connection was closed")
-        waiter = self._waiter = self.loop.create_future()
-        try:
-            await waiter
-        finally:
-            self._waiter = None
-
     async def _writable(self) -> None:
         loop = self.loop
         fut = loop.create_future()
@@ -367,7 +357,14 @@ class PgWire:
                     error = error or res
                 else:
                     last = res
-            await self._readable_again()
+            # Wait until the socket can be read (inline: no coroutine of its own).
+            if self.broken:
+                raise psycopg.OperationalError("the connection was closed")
+            waiter = self._waiter = self.loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
 
     async def run(self, stmt: Statement, params: dict[str, Any]) -> Any:
         """Run ``stmt`` (prepared on this connection the first time) and return its result."""
@@ -465,13 +462,19 @@ class PostgresGames:
                 return
         self._free += 1
 
-    async def _run(self, work: Callable[[PgWire], Awaitable[T]]) -> T:
+    async def _run(self, work: Callable[[PgWire], Awaitable[T]] | None,
+                   stmt: Statement | None = None, params: dict[str, Any] | None = None) -> Any:
+        """``await work(connection)``, or (``work`` None) the result of ``stmt`` run with
+        ``params`` on a connection of the pool."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             # Connections belong to one event loop (a test client may start several in turn).
             self._loop, self._idle, self._free = loop, [], self._size
             self._waiters = collections.deque()
-        await self._take(loop)
+        if self._free > 0:  # _take's first case, without a coroutine of its own
+            self._free -= 1
+        else:
+            await self._take(loop)
         conn = None
         try:
             while self._idle and conn is None:
@@ -482,7 +485,11 @@ class PostgresGames:
                     conn = None
             if conn is None:
                 conn = await self._connect()
-            result = await work(conn)
+            if work is None:
+                assert stmt is not None and params is not None
+                result = await conn.run(stmt, params)
+            else:
+                result = await work(conn)
         except BaseException as e:
             if conn is not None:  # in an unknown state: not used again
                 with contextlib.suppress(Exception):
@@ -499,10 +506,7 @@ class PostgresGames:
     # What the actions call, in their greenlet (see run_on_loop).
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        async def work(c: PgWire) -> Any:
-            return await c.run(PG_GET_GAME, {"gid": game_id, "pid": player_id})
-
-        res = await_only(self._run(work))
+        res = await_only(self._run(None, PG_GET_GAME, {"gid": game_id, "pid": player_id}))
         if res.ntuples == 0:
             return None
         get = res.get_value
@@ -510,10 +514,7 @@ class PostgresGames:
                        for i, read in enumerate(_GAME_TYPES)])
 
     def line(self, game_id: str, length: int) -> list[str]:
-        async def work(c: PgWire) -> Any:
-            return await c.run(PG_LINE, {"gid": game_id, "length": length})
-
-        res = await_only(self._run(work))
+        res = await_only(self._run(None, PG_LINE, {"gid": game_id, "length": length}))
         get = res.get_value
         return [get(i, 0).decode() for i in range(res.ntuples)]
 
@@ -529,31 +530,19 @@ class PostgresGames:
                 stmt = PG_MOVE_WON if change.won else PG_MOVE
             else:
                 stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
-
-        async def work(c: PgWire) -> bool:
-            res = await c.run(stmt, params)
-            return bool(res.command_tuples == 1)
-
-        return row_after(row, values) if await_only(self._run(work)) else None
+        res = await_only(self._run(None, stmt, params))
+        return row_after(row, values) if res.command_tuples == 1 else None
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow:
         values = new_game_values(game_id, player_id, game, number, status)
-
-        async def work(c: PgWire) -> None:
-            await c.run(PG_CREATE, values)
-
-        await_only(self._run(work))
+        await_only(self._run(None, PG_CREATE, values))
         return GameRow.from_mapping(values)
 
     def mark_hint(self, row: GameRow) -> None:
         if row.used_hint:
             return
-
-        async def work(c: PgWire) -> None:
-            await c.run(PG_MARK_HINT, {"gid": row.id, "yes": True})
-
-        await_only(self._run(work))
+        await_only(self._run(None, PG_MARK_HINT, {"gid": row.id, "yes": True}))
 
 
 async def run_on_loop(work: Callable[..., T], *args: Any) -> T:
