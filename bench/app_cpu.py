@@ -1,0 +1,152 @@
+"""The web application's own CPU a request, in process: no HTTP, no other process to wait for.
+
+On a shared machine the CPU time a request costs the server under ``bench/load.py`` moves
+with the load average (its caches are cold after every switch to another process), so two
+versions compare only side by side. This drives the ASGI application itself (the site's
+layers, the hot path, the database) from players in the same event loop: a new game, then
+moves taken from the view's ``legal_moves`` (some undos, so some moves cut the redo line),
+and prints the CPU time of this process per request (the application's, plus this driver's
+few microseconds: a scope, a ``json`` read of the answer) and, on PostgreSQL, that of every
+``postgres`` process of the machine meanwhile (shared: a lower bound is not known).
+
+    python bench/app_cpu.py --db sqlite                        # a temporary SQLite file
+    python bench/app_cpu.py --db 'postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3Dappcpu'
+    python bench/app_cpu.py --db sqlite --profile /tmp/app.prof   # cProfile (CPU clock)
+
+Compare two trees by running each (``PYTHONPATH=/copy/of/old/src python bench/app_cpu.py``)
+several times in turn and taking the minimum and the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+GAMES = ["klondike", "spider", "freds-spider", "minerva", "athena", "astrocyte"]
+
+
+class Driver:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.count = 0
+
+    async def call(self, cookie: list[bytes | None], method: str, path: str,
+                   body: Any = None) -> tuple[int, bytes]:
+        payload = b"" if body is None else orjson.dumps(body)
+        headers = [(b"host", b"127.0.0.1:8000"), (b"accept", b"application/json")]
+        if cookie[0]:
+            headers.append((b"cookie", cookie[0]))
+        if body is not None:
+            headers += [(b"content-type", b"application/json"),
+                        (b"content-length", str(len(payload)).encode())]
+        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
+                 "http_version": "1.1", "method": method, "scheme": "http", "path": path,
+                 "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": headers, "client": ("127.0.0.1", 5555),
+                 "server": ("127.0.0.1", 8000), "state": {}}
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": payload, "more_body": False}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        out: dict[str, Any] = {"body": b""}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                out["status"] = message["status"]
+                for k, v in message["headers"]:
+                    if k == b"set-cookie":
+                        cookie[0] = v.split(b";")[0]
+            else:
+                out["body"] += message.get("body", b"")
+
+        await self.app(scope, receive, send)
+        self.count += 1
+        return out["status"], out["body"]
+
+    async def player(self, i: int, rng: random.Random, quota: int) -> None:
+        cookie: list[bytes | None] = [None]
+        while quota > 0:
+            status, body = await self.call(cookie, "POST", "/api/games", {
+                "game": GAMES[i % len(GAMES)], "number": rng.randrange(10**9)})
+            quota -= 1
+            assert status == 201, body
+            view = orjson.loads(body)
+            gid = view["id"]
+            for _ in range(60):
+                if quota <= 0 or view["status"] != "playing":
+                    break
+                if rng.random() < 0.06 and view["can_undo"]:
+                    status, body = await self.call(cookie, "POST", f"/api/games/{gid}/undo",
+                                                   {"version": view["version"]})
+                else:
+                    legal = view["legal_moves"]
+                    piles = [m for m in legal if m["type"] == "move"]
+                    choice = rng.choice(piles if piles and rng.random() < 0.8 else legal)
+                    status, body = await self.call(cookie, "POST", f"/api/games/{gid}/moves",
+                                                   {"move": choice, "version": view["version"]})
+                quota -= 1
+                assert status == 200, body
+                view = orjson.loads(body)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", default="sqlite", help="'sqlite' (a temporary file) or a URL")
+    ap.add_argument("--players", type=int, default=30)
+    ap.add_argument("--requests", type=int, default=3000)
+    ap.add_argument("--profile", help="write cProfile's statistics (CPU clock) to this file")
+    args = ap.parse_args()
+    os.environ.setdefault("REUSSITE_RATE_LIMIT", "off")
+    os.environ["REUSSITE_HINT_WORKERS"] = "0"  # no hints asked: no worker started
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import load  # noqa: E402  (bench/load.py: the schema, the PostgreSQL processes' CPU)
+
+    from reussite.web.app import serving_app
+
+    tmp = tempfile.TemporaryDirectory(prefix="reussite-appcpu-")
+    url = f"sqlite:///{tmp.name}/app.sqlite3" if args.db == "sqlite" else args.db
+    load.ensure_schema(url)
+    driver = Driver(serving_app(url))
+
+    async def run() -> None:
+        n = args.players
+        await asyncio.gather(*(driver.player(i, random.Random(i), 30) for i in range(n)))
+        driver.count = 0
+        profiler = cProfile.Profile(time.thread_time) if args.profile else None
+        pg0, cpu0 = load.postgres_cpu(), time.process_time()
+        if profiler:
+            profiler.enable()
+        await asyncio.gather(*(driver.player(i, random.Random(100 + i), args.requests // n)
+                               for i in range(n)))
+        if profiler:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+        cpu, pg = time.process_time() - cpu0, load.postgres_cpu() - pg0
+        per = 1000 / driver.count
+        line = f"{driver.count} requests: {cpu * per:.3f} ms of CPU a request in this process"
+        if url.startswith("postgresql"):
+            line += f", PostgreSQL's processes {pg * per:.3f} ms"
+        print(line)
+
+    load.run_loop(run())
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
