@@ -226,14 +226,19 @@ def _ready() -> None:
     from reussite.solver import honest  # noqa: F401
 
 
-def warm() -> None:
-    """Start the pool's workers now, at the server's start-up, rather than at the first hint:
-    a worker's start (a fresh interpreter importing the engine and the solver: about a second
+def warm(wait: float = 30.0) -> None:
+    """Start the pool's workers now, at the server's start-up, rather than at the first hint,
+    and wait (up to ``wait`` seconds) until one has imported what the searches need: a
+    worker's start (a fresh interpreter importing the engine and the solver: about a second
     of CPU) is then not paid by the first player who asks, whose hint would wait for it (and
-    fall back to the quick one after ``HINT_TIMEOUT``), nor taken from the moves under load."""
+    fall back to the quick one after ``HINT_TIMEOUT``), nor taken from the moves under load.
+    A worker that fails to start is not an error here: the hints are then the quick ones,
+    and the next hint makes a new pool."""
     pool = _get_pool()
-    if pool is not None:
-        pool.submit(_ready)
+    if pool is None:
+        return
+    with contextlib.suppress(Exception):  # a broken pool, a slow machine: hints deal with it
+        pool.submit(_ready).result(timeout=wait)
 
 
 def _take_slot() -> bool:
