@@ -77,7 +77,15 @@ def script(client: TestClient) -> list[tuple[Any, ...]]:
         note("undo refused", client.post(f"/api/games/{gid}/undo",
                                          json={"version": view["version"]}), gid)
         note("view", client.get(f"/api/games/{gid}"), gid)
-        note("hint", client.get(f"/api/games/{gid}/hint"), gid)
+        # A searched hint has a wall-clock budget (0.6 s): on a crowded machine the two
+        # applications may cut the search at different points, so the exact move is not
+        # compared; both must answer a legal move, in the same shape.
+        hint = client.get(f"/api/games/{gid}/hint")
+        body = hint.json()
+        assert hint.status_code == 200 and body["move"] in view["legal_moves"], body
+        out.append(("hint", hint.status_code, hint.headers.get("content-type"),
+                    hint.headers.get("cache-control"), hint.headers.get("x-frame-options"),
+                    sorted(body), body["move"] in view["legal_moves"]))
         note("view after hint", client.get(f"/api/games/{gid}"), gid)
         note("bad version", client.post(f"/api/games/{gid}/undo", json={"version": "1"}), gid)
         note("no body", client.post(f"/api/games/{gid}/undo"), gid)
