@@ -42,7 +42,9 @@ enum { B_ANY, B_ALT, B_SAME };
 enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
 enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE };
 enum { R_NONE, R_TURN_WASTE, R_GATHER };
-enum { OP_TRANSFER, OP_FLIP, OP_REDEAL };
+enum { OP_TRANSFER, OP_FLIP, OP_REDEAL, OP_DRAW, OP_TURN };
+/* OP_DRAW: n cards from the stock to the waste, turned up; OP_TURN: the n waste cards back to
+   the stock, turned down, a redeal used (one record each instead of two per card). */
 enum { ST_WON, ST_LOST, ST_UNKNOWN };
 
 typedef struct {
@@ -343,19 +345,13 @@ static void click_stock(Pos *p) {
         int w = sp->waste;
         if (p->len[0]) {
             int k = p->len[0] < sp->draw ? p->len[0] : sp->draw;
-            for (int q = 0; q < k; q++) {
-                put(p, w, take(p, 0) | UPF);
-                rec(p, OP_TRANSFER, 0, w, 1);
-                rec(p, OP_FLIP, w, 0, 0);
-            }
+            for (int q = 0; q < k; q++) put(p, w, take(p, 0) | UPF);
+            rec(p, OP_DRAW, 0, w, k);
         } else {
-            while (p->len[w]) {
-                put(p, 0, take(p, w) & ~UPF);
-                rec(p, OP_TRANSFER, w, 0, 1);
-                rec(p, OP_FLIP, 0, 0, 0);
-            }
+            int k = p->len[w];
+            while (p->len[w]) put(p, 0, take(p, w) & ~UPF);
             p->redeals_used++;
-            rec(p, OP_REDEAL, 0, 0, 0);
+            rec(p, OP_TURN, w, 0, k);
         }
     } else if (!p->len[0]) {
         for (int i = sp->r0 + sp->nr - 1; i >= sp->r0; i--)
@@ -419,7 +415,12 @@ static void pop_move(Pos *p) {
         Op *o = &p->ops[k];
         if (o->op == OP_TRANSFER) transfer(p, o->b, o->a, o->n);
         else if (o->op == OP_FLIP) flip_top(p, o->a);
-        else p->redeals_used--;
+        else if (o->op == OP_DRAW) {
+            for (int q = 0; q < o->n; q++) put(p, 0, take(p, o->b) & ~UPF);
+        } else if (o->op == OP_TURN) {
+            for (int q = 0; q < o->n; q++) put(p, o->a, take(p, 0) | UPF);
+            p->redeals_used--;
+        } else p->redeals_used--;
     }
     p->nops = start;
 }
