@@ -750,31 +750,84 @@ static int proven_lost(const Pos *p) {
     return 0;
 }
 
+#define OB_MAXOPT 2400
+/* Adds to *nopt the options of a card placed onto a parent p of card b (or b into a space
+   when a King), moving from pile t at height k (t < 0: from the stock or waste): returns 1
+   when one of them needs nothing, -1 when the arrays are full. */
+static int ob_places(const Pos *p, int b, int t, int k, const int8_t *pile_of,
+                     const int8_t *idx_of, const uint8_t *in_sw, uint64_t above,
+                     uint64_t *od, uint64_t *oe, int *nopt) {
+    const Spec *sp = p->sp;
+    if (RANK(b) == 13) {
+        /* a King goes to a space: another pile must be empty by then */
+        for (int u = sp->t0; u < sp->t0 + sp->nt; u++) {
+            if (u == t) continue;
+            if (!p->len[u]) return 1;
+            if (*nopt >= OB_MAXOPT) return -1;
+            od[*nopt] = ((uint64_t)1 << (p->c[u][0] & 63)) | above;
+            oe[*nopt] = 0;
+            (*nopt)++;
+        }
+        return 0;
+    }
+    for (int s = 0; s < 4; s++) {
+        int q = (RANK(b) + 1) * 4 + s;
+        if (RED(q) == RED(b)) continue;
+        int qt = pile_of[q];
+        uint64_t need_d = 0, need_e = 0;
+        if (qt < 0) {
+            if (!in_sw[q]) return 1;   /* on a foundation or a reserve: may come */
+            need_e = (uint64_t)1 << q; /* in the stock or waste: it must reach the tableau */
+        } else {
+            int qi = idx_of[q];
+            if (qt == t) {
+                if (qi < k) continue;  /* under b: never a top while b is there */
+                need_d = (uint64_t)1 << q;
+            } else if (qi == p->len[qt] - 1) return 1;
+            else need_d = (uint64_t)1 << (p->c[qt][qi + 1] & 63);
+        }
+        if (*nopt >= OB_MAXOPT) return -1;
+        od[*nopt] = need_d | above;
+        oe[*nopt] = need_e;
+        (*nopt)++;
+    }
+    return 0;
+}
+
 /* search.py GameKnowledge.order_lost: the order bound of Klondike-type games (one pack,
    alternate colours, Kings only in spaces, in-suit foundations, no cells, no deal onto the
-   tableau). Events: T(c), the first time card c goes home from now (cards home: done), and
-   D(x), the first time tableau card x leaves its pile. Every winning line orders them so that
-   each event's needs come first (docs/solver.md):
+   tableau). Events: T(c), the first time card c goes home from now (cards home: done); D(x),
+   the first time tableau card x leaves its pile; E(v), the first time stock or waste card v
+   reaches the tableau. Every winning line orders them so that each event's needs come first
+   (docs/solver.md):
    - T(c) needs T(the card one lower of its suit) and, for a tableau card, D(c);
-   - D(x) needs one of: going home (T(one lower) and D(the card on x)); or a run based on x
-     or on a face-up card b under x (valid from b to x: the cards under x stay put while it
-     is there) moved onto a parent p of b (one rank higher, the other colour): nothing when b
-     is a King (a space) or p is out of the tableau or a pile's top; D(the card on p) when p
-     lies in another pile; D(p) when p lies above x in x's pile; impossible when p lies under
-     b in x's pile.
+   - D(x) needs D(the card on x) (it leaves first or with x) and one of: going home (T(one
+     lower)); or a run based on x or on a face-up card b under x (valid from b to x: the
+     cards under x stay put while it is there) moved onto a parent p of b (one rank higher,
+     the other colour): nothing when p is on a foundation or a reserve, or a pile's top; E(p)
+     when p is in the stock or waste; D(the card on p) when p lies in another pile; D(p) when
+     p lies above x in x's pile; impossible when p lies under b in x's pile; a King base goes
+     into a space: nothing when a pile is empty, else D(the bottom card of another pile);
+   - E(v) needs one of the same places for v itself (a parent, or a space for a King).
    Events are marked, again and again, when what they need is marked; a winning line marks
    every one in its own order, so a T left unmarked means no line wins. */
-#define OB_MAXOPT 1600
 static int order_lost(const Pos *p) {
     const Spec *sp = p->sp;
     int8_t pile_of[64], idx_of[64];
+    uint8_t in_sw[64];
     int height[4] = {0, 0, 0, 0};
     memset(pile_of, -1, sizeof pile_of);
+    memset(in_sw, 0, sizeof in_sw);
     for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
         if (p->len[f]) height[SUIT(p->c[f][0])] = p->len[f];
-    uint64_t mt = 0, md = ~(uint64_t)0;   /* marked T and D events */
-    for (int v = 0; v < 64; v++)
+    for (int i = 0; i < p->len[0]; i++) in_sw[p->c[0][i] & 63] = 1;
+    if (sp->waste >= 0)
+        for (int i = 0; i < p->len[sp->waste]; i++) in_sw[p->c[sp->waste][i] & 63] = 1;
+    uint64_t mt = 0, md = ~(uint64_t)0, me = ~(uint64_t)0;   /* marked T, D and E events */
+    for (int v = 0; v < 64; v++) {
         if (v < 4 || v >= 56 || RANK(v) <= height[SUIT(v)]) mt |= (uint64_t)1 << v;
+        if (in_sw[v]) me &= ~((uint64_t)1 << v);
+    }
     for (int t = sp->t0; t < sp->t0 + sp->nt; t++)
         for (int i = 0; i < p->len[t]; i++) {
             int v = p->c[t][i] & 63;
@@ -782,10 +835,9 @@ static int order_lost(const Pos *p) {
             idx_of[v] = (int8_t)i;
             md &= ~((uint64_t)1 << v);
         }
-    /* the options of each D(x) still to mark: (T needed, D needed) */
-    static __thread uint64_t ot[OB_MAXOPT], od[OB_MAXOPT];
-    int ostart[64], oend[64], nopt = 0;
-    uint64_t waiting = 0;   /* D events with no option free now */
+    /* the options of each D(x) and E(v) still to mark: (T, D, E needed) */
+    static __thread uint64_t ot[OB_MAXOPT], od[OB_MAXOPT], oe[OB_MAXOPT];
+    int ostart[64], oend[64], estart[64], eend[64], nopt = 0;
     for (int t = sp->t0; t < sp->t0 + sp->nt; t++) {
         const uint8_t *c = p->c[t];
         int n = p->len[t];
@@ -796,59 +848,54 @@ static int order_lost(const Pos *p) {
             ostart[x] = nopt;
             ot[nopt] = (uint64_t)1 << (x - 4 >= 0 ? x - 4 : 0);   /* home */
             od[nopt] = above;
+            oe[nopt] = 0;
             nopt++;
             for (int k = i; k >= 0 && !free_; k--) {
                 int b = c[k];
                 if (k < i && (!(b & UPF) || RANK(b) != RANK(c[k + 1]) + 1 ||
                               RED(b) == RED(c[k + 1])))
                     break;
-                if (RANK(b) == 13) {
-                    /* a King goes to a space: another pile must be empty by then */
-                    for (int u = sp->t0; u < sp->t0 + sp->nt && !free_; u++) {
-                        if (u == t) continue;
-                        if (!p->len[u]) { free_ = 1; break; }
-                        if (nopt >= OB_MAXOPT) return 0;
-                        ot[nopt] = 0;
-                        od[nopt] = ((uint64_t)1 << (p->c[u][0] & 63)) | above;
-                        nopt++;
-                    }
-                    continue;
-                }
-                for (int s = 0; s < 4; s++) {
-                    int q = (RANK(b) + 1) * 4 + s;
-                    if (RED(q) == RED(b)) continue;
-                    int qt = pile_of[q];
-                    if (qt < 0) { free_ = 1; break; }
-                    int qi = idx_of[q];
-                    uint64_t need;
-                    if (qt == t) {
-                        if (qi < k) continue;           /* under b: never a top while b is there */
-                        need = (uint64_t)1 << q;
-                    } else if (qi == p->len[qt] - 1) { free_ = 1; break; }
-                    else need = (uint64_t)1 << (p->c[qt][qi + 1] & 63);
-                    if (nopt >= OB_MAXOPT) return 0;
-                    ot[nopt] = 0;
-                    od[nopt] = need | above;
-                    nopt++;
-                }
+                int from = nopt;
+                int r = ob_places(p, b, t, k, pile_of, idx_of, in_sw, above, od, oe, &nopt);
+                if (r < 0) return 0;
+                for (int o = from; o < nopt; o++) ot[o] = 0;
+                if (r) free_ = 1;
             }
             if (free_) {
                 ot[nopt] = 0;
                 od[nopt] = above;
+                oe[nopt] = 0;
                 nopt++;
             }
             oend[x] = nopt;
             if (free_ && !above) md |= (uint64_t)1 << x;
-            else waiting |= (uint64_t)1 << x;
         }
     }
-    if (!waiting) return 0;
+    for (uint64_t m = ~me; m; m &= m - 1) {
+        int v = __builtin_ctzll(m);
+        estart[v] = nopt;
+        int from = nopt;
+        int r = ob_places(p, v, -1, 0, pile_of, idx_of, in_sw, 0, od, oe, &nopt);
+        if (r < 0) return 0;
+        for (int o = from; o < nopt; o++) ot[o] = 0;
+        eend[v] = nopt;
+        if (r) me |= (uint64_t)1 << v;
+    }
     for (;;) {
         int changed = 0;
-        for (uint64_t m = waiting & ~md; m; m &= m - 1) {
+        for (uint64_t m = ~me; m; m &= m - 1) {
+            int v = __builtin_ctzll(m);
+            for (int o = estart[v]; o < eend[v]; o++)
+                if (!(od[o] & ~md) && !(oe[o] & ~me)) {
+                    me |= (uint64_t)1 << v;
+                    changed = 1;
+                    break;
+                }
+        }
+        for (uint64_t m = ~md; m; m &= m - 1) {
             int x = __builtin_ctzll(m);
             for (int o = ostart[x]; o < oend[x]; o++)
-                if (!(ot[o] & ~mt) && !(od[o] & ~md)) {
+                if (!(ot[o] & ~mt) && !(od[o] & ~md) && !(oe[o] & ~me)) {
                     md |= (uint64_t)1 << x;
                     changed = 1;
                     break;

@@ -71,11 +71,12 @@ dominances documented below, each of which keeps ``lost`` exact.
   card dealt onto their pile. The full proof is in ``docs/solver.md``.
 - **The order bound** (Klondike-type games: one pack, alternate colours, Kings only in spaces,
   in-suit foundations, no cells, no deal onto the tableau), at the root only: ``order_lost``
-  proves a deal lost when the first times the cards go home (``T``) and leave their piles
-  (``D``) admit no order: ``T(c)`` needs ``T`` of the card one lower and ``D(c)``; ``D(x)``
-  needs ``D`` of the card on it and either ``T`` of the card one lower (home) or a parent of a
-  base of one of its runs that may be free by then (not under the base in its own pile). The
-  full proof is in ``docs/solver.md``.
+  proves a deal lost when the first times the cards go home (``T``), leave their piles
+  (``D``) and reach the tableau from the stock (``E``) admit no order: ``T(c)`` needs ``T`` of
+  the card one lower and ``D(c)``; ``D(x)`` needs ``D`` of the card on it and either ``T`` of
+  the card one lower (home) or a place for a base of one of its runs that may be free by then
+  (a parent not under the base in its own pile, uncovered or arrived from the stock; a space
+  for a King); ``E(v)`` needs a place for ``v``. The full proof is in ``docs/solver.md``.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
@@ -343,68 +344,89 @@ class GameKnowledge:
         ``docs/solver.md``): True only when no order of play can win from ``pos``.
 
         Events: ``T(c)``, the first time card ``c`` goes home from now (done for the cards
-        home), and ``D(x)``, the first time tableau card ``x`` leaves its pile. ``T(c)`` needs
-        ``T`` of the card one lower of its suit and, for a tableau card, ``D(c)``. ``D(x)``
-        needs ``D`` of the card on ``x`` (it leaves first or with ``x``) and one of: going
-        home (``T`` of the card one lower); a run based on ``x`` or on a face-up card ``b``
-        under it (valid from ``b`` to ``x``) moved onto a parent ``p`` of ``b``: nothing more
-        when ``p`` is out of the tableau or a pile's top, ``D`` of the card on ``p`` in
-        another pile, ``D(p)`` when ``p`` lies above ``x``, impossible when ``p`` lies under
-        ``b``; a King base goes to a space: nothing more when a pile is empty, else ``D`` of
-        the bottom card of another pile. Events whose needs are met are marked until nothing
-        changes; a ``T`` left unmarked means that no line wins."""
+        home); ``D(x)``, the first time tableau card ``x`` leaves its pile; ``E(v)``, the first
+        time stock or waste card ``v`` reaches the tableau. ``T(c)`` needs ``T`` of the card
+        one lower of its suit and, for a tableau card, ``D(c)``. ``D(x)`` needs ``D`` of the
+        card on ``x`` (it leaves first or with ``x``) and one of: going home (``T`` of the card
+        one lower); a run based on ``x`` or on a face-up card ``b`` under it (valid from ``b``
+        to ``x``) going to a place of ``b``. ``E(v)`` needs a place of ``v``. A place of a
+        card: a parent ``p`` (one rank higher, the other colour): nothing more when ``p`` is
+        on a foundation or a reserve or a pile's top, ``E(p)`` in the stock or waste, ``D`` of
+        the card on ``p`` in another pile, ``D(p)`` above ``x``, impossible under ``b``; for
+        a King, a space: nothing more when a pile is empty, else ``D`` of the bottom card of
+        another pile. Events whose needs are met are marked until nothing changes; a ``T``
+        left unmarked means that no line wins."""
         piles = pos.piles
         height = [0, 0, 0, 0]
         for f in self.foundations:
             if piles[f]:
                 height[_SUIT[piles[f][0]]] = len(piles[f])
-        home_t = {v for v in range(4, 56) if _RANK[v] <= height[_SUIT[v]]}
         where: dict[int, tuple[int, int]] = {}
         for t in self.tableau:
             for i, c in enumerate(piles[t]):
                 where[c & 63] = (t, i)
-        # options[x]: the ways D(x) may happen, each (T events needed, D events needed)
-        options: dict[int, list[tuple[set[int], set[int]]]] = {}
+        in_sw = {c & 63 for c in piles[0]}
+        if self.waste >= 0:
+            in_sw |= {c & 63 for c in piles[self.waste]}
+        Option = tuple[set[int], set[int], set[int]]  # (T, D, E events needed)
+
+        def places(b: int, t: int, k: int, above: set[int]) -> list[Option]:
+            """The options of a card moving onto a place of ``b`` from pile ``t`` at height
+            ``k`` (``t`` -1: from the stock or waste); one needing nothing when free."""
+            opts: list[Option] = []
+            if _RANK[b] == 13:
+                for u in self.tableau:
+                    if u != t:
+                        opts.append((set(), {piles[u][0] & 63} | above if piles[u]
+                                     else set(above), set()))
+                return opts
+            for s in range(4):
+                q = (_RANK[b] + 1) * 4 + s
+                if _RED[q] == _RED[b]:
+                    continue
+                if q not in where:
+                    opts.append((set(), set(above), {q} if q in in_sw else set()))
+                    continue
+                qt, qi = where[q]
+                if qt == t:
+                    if qi > k:
+                        opts.append((set(), {q} | above, set()))
+                elif qi == len(piles[qt]) - 1:
+                    opts.append((set(), set(above), set()))
+                else:
+                    opts.append((set(), {piles[qt][qi + 1] & 63} | above, set()))
+            return opts
+
+        d_options: dict[int, list[Option]] = {}
         for t in self.tableau:
             p = piles[t]
             for i, c in enumerate(p):
                 x = c & 63
                 above = {p[i + 1] & 63} if i + 1 < len(p) else set()
-                opts = [({x - 4} if x >= 8 else set(), set(above))]
+                opts: list[Option] = [({x - 4} if x >= 8 else set(), set(above), set())]
                 for k in range(i, -1, -1):
                     b = p[k]
                     if k < i and (not b & UP or not self.fits(p[k + 1], b)):
                         break
-                    if _RANK[b] == 13:
-                        for u in self.tableau:
-                            if u != t:
-                                opts.append((set(), {piles[u][0] & 63} | above if piles[u]
-                                             else set(above)))
-                        continue
-                    for s in range(4):
-                        q = (_RANK[b] + 1) * 4 + s
-                        if _RED[q] == _RED[b]:
-                            continue
-                        if q not in where:
-                            opts.append((set(), set(above)))
-                            continue
-                        qt, qi = where[q]
-                        if qt == t:
-                            if qi > k:
-                                opts.append((set(), {q} | above))
-                        elif qi == len(piles[qt]) - 1:
-                            opts.append((set(), set(above)))
-                        else:
-                            opts.append((set(), {piles[qt][qi + 1] & 63} | above))
-                options[x] = opts
-        marked_t = set(home_t)
+                    opts.extend(places(b, t, k, above))
+                d_options[x] = opts
+        e_options = {v: places(v, -1, 0, set()) for v in in_sw}
+        marked_t = {v for v in range(4, 56) if _RANK[v] <= height[_SUIT[v]]}
         marked_d = {v for v in range(4, 56) if v not in where}
+        marked_e = {v for v in range(4, 56) if v not in in_sw}
+
+        def met(option: Option) -> bool:
+            return option[0] <= marked_t and option[1] <= marked_d and option[2] <= marked_e
+
         changed = True
         while changed:
             changed = False
-            for x, opts in options.items():
-                if x not in marked_d and any(need_t <= marked_t and need_d <= marked_d
-                                             for need_t, need_d in opts):
+            for v, opts in e_options.items():
+                if v not in marked_e and any(met(o) for o in opts):
+                    marked_e.add(v)
+                    changed = True
+            for x, opts in d_options.items():
+                if x not in marked_d and any(met(o) for o in opts):
                     marked_d.add(x)
                     changed = True
             for v in range(4, 56):
