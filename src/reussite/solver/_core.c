@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <sys/mman.h>
 
 #define MAXP 48      /* piles */
 #define MAXL 256     /* cards in one pile */
@@ -41,7 +42,9 @@ enum { B_ANY, B_ALT, B_SAME };
 enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
 enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE };
 enum { R_NONE, R_TURN_WASTE, R_GATHER };
-enum { OP_TRANSFER, OP_FLIP, OP_REDEAL };
+enum { OP_TRANSFER, OP_FLIP, OP_REDEAL, OP_DRAW, OP_TURN };
+/* OP_DRAW: n cards from the stock to the waste, turned up; OP_TURN: the n waste cards back to
+   the stock, turned down, a redeal used (one record each instead of two per card). */
 enum { ST_WON, ST_LOST, ST_UNKNOWN };
 
 typedef struct {
@@ -53,6 +56,7 @@ typedef struct {
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
     int waste_safe, unlimited, stock_cycle, stock_turns, reserve_only, packs;
+    int order_bound;      /* the order bound applies (Klondike-type games, see order_lost) */
     int zmask;            /* the bits of a card that the key sees (ranks only: suits never matter) */
     int rank_copies[14];
 } Spec;
@@ -341,19 +345,13 @@ static void click_stock(Pos *p) {
         int w = sp->waste;
         if (p->len[0]) {
             int k = p->len[0] < sp->draw ? p->len[0] : sp->draw;
-            for (int q = 0; q < k; q++) {
-                put(p, w, take(p, 0) | UPF);
-                rec(p, OP_TRANSFER, 0, w, 1);
-                rec(p, OP_FLIP, w, 0, 0);
-            }
+            for (int q = 0; q < k; q++) put(p, w, take(p, 0) | UPF);
+            rec(p, OP_DRAW, 0, w, k);
         } else {
-            while (p->len[w]) {
-                put(p, 0, take(p, w) & ~UPF);
-                rec(p, OP_TRANSFER, w, 0, 1);
-                rec(p, OP_FLIP, 0, 0, 0);
-            }
+            int k = p->len[w];
+            while (p->len[w]) put(p, 0, take(p, w) & ~UPF);
             p->redeals_used++;
-            rec(p, OP_REDEAL, 0, 0, 0);
+            rec(p, OP_TURN, w, 0, k);
         }
     } else if (!p->len[0]) {
         for (int i = sp->r0 + sp->nr - 1; i >= sp->r0; i--)
@@ -417,7 +415,12 @@ static void pop_move(Pos *p) {
         Op *o = &p->ops[k];
         if (o->op == OP_TRANSFER) transfer(p, o->b, o->a, o->n);
         else if (o->op == OP_FLIP) flip_top(p, o->a);
-        else p->redeals_used--;
+        else if (o->op == OP_DRAW) {
+            for (int q = 0; q < o->n; q++) put(p, 0, take(p, o->b) & ~UPF);
+        } else if (o->op == OP_TURN) {
+            for (int q = 0; q < o->n; q++) put(p, o->a, take(p, 0) | UPF);
+            p->redeals_used--;
+        } else p->redeals_used--;
     }
     p->nops = start;
 }
@@ -523,15 +526,36 @@ typedef struct {
     size_t cap, used, max_cap;
 } Table;
 
+/* The table's slots: an anonymous mapping (zeroed), in huge pages where the kernel allows
+   (madvise): a table of millions of positions is read at random, and with 4 KiB pages nearly
+   every lookup also missed the TLB. */
+static Key *slots_alloc(size_t cap) {
+    size_t bytes = cap * sizeof(Key);
+    if (bytes < ((size_t)2 << 20)) return calloc(cap, sizeof(Key));
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+    return (Key *)m;
+}
+
+static void slots_free(Key *s, size_t cap) {
+    if (!s) return;
+    size_t bytes = cap * sizeof(Key);
+    if (bytes < ((size_t)2 << 20)) free(s);
+    else munmap(s, bytes);
+}
+
 static int table_init(Table *t, size_t cap, size_t max_cap) {
-    t->slots = calloc(cap, sizeof(Key));
+    t->slots = slots_alloc(cap);
     t->cap = cap;
     t->used = 0;
     t->max_cap = max_cap;
     return t->slots ? 0 : -1;
 }
 
-static void table_free(Table *t) { free(t->slots); t->slots = NULL; }
+static void table_free(Table *t) { slots_free(t->slots, t->cap); t->slots = NULL; }
 
 static void table_clear(Table *t) {
     memset(t->slots, 0, t->cap * sizeof(Key));
@@ -543,7 +567,7 @@ static int table_add(Table *t, Key k) {
     if ((t->used + 1) * 2 > t->cap) {
         if (t->cap * 2 > t->max_cap) return -1;
         size_t cap = t->cap * 2;
-        Key *s = calloc(cap, sizeof(Key));
+        Key *s = slots_alloc(cap);
         if (!s) return -1;
         for (size_t i = 0; i < t->cap; i++) {
             Key x = t->slots[i];
@@ -552,7 +576,7 @@ static int table_add(Table *t, Key k) {
             while (s[h].a) h = (h + 1) & (cap - 1);
             s[h] = x;
         }
-        free(t->slots);
+        slots_free(t->slots, t->cap);
         t->slots = s;
         t->cap = cap;
     }
@@ -724,6 +748,169 @@ static int proven_lost(const Pos *p) {
         if (done < cnt[r]) return 1;
     }
     return 0;
+}
+
+#define OB_MAXOPT 2400
+/* Adds to *nopt the options of a card placed onto a parent p of card b (or b into a space
+   when a King), moving from pile t at height k (t < 0: from the stock or waste): returns 1
+   when one of them needs nothing, -1 when the arrays are full. */
+static int ob_places(const Pos *p, int b, int t, int k, const int8_t *pile_of,
+                     const int8_t *idx_of, const uint8_t *in_sw, uint64_t above,
+                     uint64_t *od, uint64_t *oe, int *nopt) {
+    const Spec *sp = p->sp;
+    if (RANK(b) == 13) {
+        /* a King goes to a space: another pile must be empty by then */
+        for (int u = sp->t0; u < sp->t0 + sp->nt; u++) {
+            if (u == t) continue;
+            if (!p->len[u]) return 1;
+            if (*nopt >= OB_MAXOPT) return -1;
+            od[*nopt] = ((uint64_t)1 << (p->c[u][0] & 63)) | above;
+            oe[*nopt] = 0;
+            (*nopt)++;
+        }
+        return 0;
+    }
+    for (int s = 0; s < 4; s++) {
+        int q = (RANK(b) + 1) * 4 + s;
+        if (RED(q) == RED(b)) continue;
+        int qt = pile_of[q];
+        uint64_t need_d = 0, need_e = 0;
+        if (qt < 0) {
+            if (!in_sw[q]) return 1;   /* on a foundation or a reserve: may come */
+            need_e = (uint64_t)1 << q; /* in the stock or waste: it must reach the tableau */
+        } else {
+            int qi = idx_of[q];
+            if (qt == t) {
+                if (qi < k) continue;  /* under b: never a top while b is there */
+                need_d = (uint64_t)1 << q;
+            } else if (qi == p->len[qt] - 1) return 1;
+            else need_d = (uint64_t)1 << (p->c[qt][qi + 1] & 63);
+        }
+        if (*nopt >= OB_MAXOPT) return -1;
+        od[*nopt] = need_d | above;
+        oe[*nopt] = need_e;
+        (*nopt)++;
+    }
+    return 0;
+}
+
+/* search.py GameKnowledge.order_lost: the order bound of Klondike-type games (one pack,
+   alternate colours, Kings only in spaces, in-suit foundations, no cells, no deal onto the
+   tableau). Events: T(c), the first time card c goes home from now (cards home: done); D(x),
+   the first time tableau card x leaves its pile; E(v), the first time stock or waste card v
+   reaches the tableau. Every winning line orders them so that each event's needs come first
+   (docs/solver.md):
+   - T(c) needs T(the card one lower of its suit) and, for a tableau card, D(c);
+   - D(x) needs D(the card on x) (it leaves first or with x) and one of: going home (T(one
+     lower)); or a run based on x or on a face-up card b under x (valid from b to x: the
+     cards under x stay put while it is there) moved onto a parent p of b (one rank higher,
+     the other colour): nothing when p is on a foundation or a reserve, or a pile's top; E(p)
+     when p is in the stock or waste; D(the card on p) when p lies in another pile; D(p) when
+     p lies above x in x's pile; impossible when p lies under b in x's pile; a King base goes
+     into a space: nothing when a pile is empty, else D(the bottom card of another pile);
+   - E(v) needs one of the same places for v itself (a parent, or a space for a King).
+   Events are marked, again and again, when what they need is marked; a winning line marks
+   every one in its own order, so a T left unmarked means no line wins. */
+static int order_lost(const Pos *p) {
+    const Spec *sp = p->sp;
+    int8_t pile_of[64], idx_of[64];
+    uint8_t in_sw[64];
+    int height[4] = {0, 0, 0, 0};
+    memset(pile_of, -1, sizeof pile_of);
+    memset(in_sw, 0, sizeof in_sw);
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+        if (p->len[f]) height[SUIT(p->c[f][0])] = p->len[f];
+    for (int i = 0; i < p->len[0]; i++) in_sw[p->c[0][i] & 63] = 1;
+    if (sp->waste >= 0)
+        for (int i = 0; i < p->len[sp->waste]; i++) in_sw[p->c[sp->waste][i] & 63] = 1;
+    uint64_t mt = 0, md = ~(uint64_t)0, me = ~(uint64_t)0;   /* marked T, D and E events */
+    for (int v = 0; v < 64; v++) {
+        if (v < 4 || v >= 56 || RANK(v) <= height[SUIT(v)]) mt |= (uint64_t)1 << v;
+        if (in_sw[v]) me &= ~((uint64_t)1 << v);
+    }
+    for (int t = sp->t0; t < sp->t0 + sp->nt; t++)
+        for (int i = 0; i < p->len[t]; i++) {
+            int v = p->c[t][i] & 63;
+            pile_of[v] = (int8_t)t;
+            idx_of[v] = (int8_t)i;
+            md &= ~((uint64_t)1 << v);
+        }
+    /* the options of each D(x) and E(v) still to mark: (T, D, E needed) */
+    static __thread uint64_t ot[OB_MAXOPT], od[OB_MAXOPT], oe[OB_MAXOPT];
+    int ostart[64], oend[64], estart[64], eend[64], nopt = 0;
+    for (int t = sp->t0; t < sp->t0 + sp->nt; t++) {
+        const uint8_t *c = p->c[t];
+        int n = p->len[t];
+        for (int i = 0; i < n; i++) {
+            int x = c[i] & 63, free_ = 0;
+            /* the card on x leaves first, or with x (D(x) >= D(that card), a tie allowed) */
+            uint64_t above = i + 1 < n ? (uint64_t)1 << (c[i + 1] & 63) : 0;
+            ostart[x] = nopt;
+            ot[nopt] = (uint64_t)1 << (x - 4 >= 0 ? x - 4 : 0);   /* home */
+            od[nopt] = above;
+            oe[nopt] = 0;
+            nopt++;
+            for (int k = i; k >= 0 && !free_; k--) {
+                int b = c[k];
+                if (k < i && (!(b & UPF) || RANK(b) != RANK(c[k + 1]) + 1 ||
+                              RED(b) == RED(c[k + 1])))
+                    break;
+                int from = nopt;
+                int r = ob_places(p, b, t, k, pile_of, idx_of, in_sw, above, od, oe, &nopt);
+                if (r < 0) return 0;
+                for (int o = from; o < nopt; o++) ot[o] = 0;
+                if (r) free_ = 1;
+            }
+            if (free_) {
+                ot[nopt] = 0;
+                od[nopt] = above;
+                oe[nopt] = 0;
+                nopt++;
+            }
+            oend[x] = nopt;
+            if (free_ && !above) md |= (uint64_t)1 << x;
+        }
+    }
+    for (uint64_t m = ~me; m; m &= m - 1) {
+        int v = __builtin_ctzll(m);
+        estart[v] = nopt;
+        int from = nopt;
+        int r = ob_places(p, v, -1, 0, pile_of, idx_of, in_sw, 0, od, oe, &nopt);
+        if (r < 0) return 0;
+        for (int o = from; o < nopt; o++) ot[o] = 0;
+        eend[v] = nopt;
+        if (r) me |= (uint64_t)1 << v;
+    }
+    for (;;) {
+        int changed = 0;
+        for (uint64_t m = ~me; m; m &= m - 1) {
+            int v = __builtin_ctzll(m);
+            for (int o = estart[v]; o < eend[v]; o++)
+                if (!(od[o] & ~md) && !(oe[o] & ~me)) {
+                    me |= (uint64_t)1 << v;
+                    changed = 1;
+                    break;
+                }
+        }
+        for (uint64_t m = ~md; m; m &= m - 1) {
+            int x = __builtin_ctzll(m);
+            for (int o = ostart[x]; o < oend[x]; o++)
+                if (!(ot[o] & ~mt) && !(od[o] & ~md) && !(oe[o] & ~me)) {
+                    md |= (uint64_t)1 << x;
+                    changed = 1;
+                    break;
+                }
+        }
+        for (uint64_t m = ~mt; m; m &= m - 1) {
+            int v = __builtin_ctzll(m);
+            if (((mt >> (v - 4)) & 1) && ((md >> v) & 1)) {
+                mt |= (uint64_t)1 << v;
+                changed = 1;
+            }
+        }
+        if (!~mt) return 0;
+        if (!changed) return 1;
+    }
 }
 
 static int is_safe(const Pos *p, int c) {
@@ -1627,7 +1814,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     res->states = 0;
     res->line.n = 0;
     if (is_won(p)) { res->status = ST_WON; return 0; }
-    if (proven_lost(p)) { res->status = ST_LOST; return 0; }
+    if (proven_lost(p) || (sp->order_bound && order_lost(p))) { res->status = ST_LOST; return 0; }
     cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
     if (!cx.buf || table_init(&cx.table, 1 << 16, max_table)) { free(cx.buf); return -1; }
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
@@ -1824,6 +2011,9 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->stock_turns = sp->action == A_DRAW_WASTE && sp->draw > 1 && sp->unlimited;
     sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
     sp->zmask = sp->reserve_only ? 0xFC : 0xFF;
+    sp->order_bound = sp->ftakes == F_IN_SUIT && sp->build == B_ALT && !sp->unit_suit &&
+                      sp->space_king && sp->nc == 0 && sp->nt > 0 && sp->packs == 1 &&
+                      sp->total == 52 && !sp->deals_to_tableau && !sp->auto_collect;
     for (int r = 0; r < 14; r++) {
         sp->rank_copies[r] = 0;
         for (int q = 0; q < 4; q++) sp->rank_copies[r] += r * 4 + q < 64 ? sp->copies[r * 4 + q] : 0;
@@ -2035,7 +2225,20 @@ static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
     return PyBool_FromLong(r);
 }
 
+static PyObject *py_order_lost(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
+    Spec sp;
+    if (parse_spec(spec, &sp)) return NULL;
+    Pos *p = make_pos(&sp, piles, redeals);
+    if (!p) return NULL;
+    int r = sp.order_bound && order_lost(p);
+    free_pos(p);
+    return PyBool_FromLong(r);
+}
+
 static PyMethodDef methods[] = {
+    {"order_lost", py_order_lost, METH_VARARGS, "The order bound of Klondike-type games."},
     {"proven_lost", py_proven_lost, METH_VARARGS, "The rank bound of reserve-only games."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "The legal raw moves of a position."},
     {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"

@@ -138,3 +138,9 @@ def proven_lost(pos: Position) -> bool:
     """The C core's rank bound (compared with ``search.py``'s ``proven_lost``)."""
     assert _core is not None
     return bool(_core.proven_lost(spec_of(pos), piles_of(pos), pos.redeals_used))
+
+
+def order_lost(pos: Position) -> bool:
+    """The C core's order bound (compared with ``search.py``'s ``order_lost``)."""
+    assert _core is not None
+    return bool(_core.order_lost(spec_of(pos), piles_of(pos), pos.redeals_used))

@@ -69,6 +69,14 @@ dominances documented below, each of which keeps ``lost`` exact.
   it). Stock cards are placed where they will fall, as far as that is sure: cards that no line
   can have played before a deal (a play-ahead of everything that could go home) lie under the
   card dealt onto their pile. The full proof is in ``docs/solver.md``.
+- **The order bound** (Klondike-type games: one pack, alternate colours, Kings only in spaces,
+  in-suit foundations, no cells, no deal onto the tableau), at the root only: ``order_lost``
+  proves a deal lost when the first times the cards go home (``T``), leave their piles
+  (``D``) and reach the tableau from the stock (``E``) admit no order: ``T(c)`` needs ``T`` of
+  the card one lower and ``D(c)``; ``D(x)`` needs ``D`` of the card on it and either ``T`` of
+  the card one lower (home) or a place for a base of one of its runs that may be free by then
+  (a parent not under the base in its own pile, uncovered or arrived from the stock; a space
+  for a King); ``E(v)`` needs a place for ``v``. The full proof is in ``docs/solver.md``.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
@@ -96,7 +104,7 @@ from typing import Literal
 
 from reussite.cards import UP, build_deck
 from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, Redeal, Space, StockAction
+from reussite.rules import Build, FoundationTakes, GameRules, Redeal, Space, StockAction, Unit
 from reussite.solver import core
 
 Status = Literal["won", "lost", "unknown"]
@@ -169,6 +177,14 @@ class GameKnowledge:
         for c in build_deck(rules.packs, rules.suits):
             self.copies[c] += 1
         self.rank_copies = [sum(self.copies[r * 4:r * 4 + 4]) for r in range(14)]
+        # The order bound (Klondike-type games: one pack, alternate colours, Kings only in
+        # spaces, in-suit foundations, no cells, no deal onto the tableau).
+        tab = rules.tableau
+        self.order_bound = bool(
+            tab and self.safe_foundation and tab.build is Build.DOWN_ALTERNATE_COLOURS
+            and tab.unit is Unit.ALTERNATING_RUN and self.king_only and not lay.cells
+            and rules.packs == 1 and sum(self.copies) == 52
+            and not self.deals_to_tableau and not rules.foundations.auto_collect)
 
     def tableau_interchangeable(self, pos: Position) -> bool:
         return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
@@ -322,6 +338,102 @@ class GameKnowledge:
                     hi = min(hi, left[s] - up[s])
             spans[r].append((lo, hi))
         return any(not _places(spans[r], left[r]) for r in range(2, 14))
+
+    def order_lost(self, pos: Position) -> bool:
+        """The order bound of Klondike-type games (see the module's docstring and
+        ``docs/solver.md``): True only when no order of play can win from ``pos``.
+
+        Events: ``T(c)``, the first time card ``c`` goes home from now (done for the cards
+        home); ``D(x)``, the first time tableau card ``x`` leaves its pile; ``E(v)``, the first
+        time stock or waste card ``v`` reaches the tableau. ``T(c)`` needs ``T`` of the card
+        one lower of its suit and, for a tableau card, ``D(c)``. ``D(x)`` needs ``D`` of the
+        card on ``x`` (it leaves first or with ``x``) and one of: going home (``T`` of the card
+        one lower); a run based on ``x`` or on a face-up card ``b`` under it (valid from ``b``
+        to ``x``) going to a place of ``b``. ``E(v)`` needs a place of ``v``. A place of a
+        card: a parent ``p`` (one rank higher, the other colour): nothing more when ``p`` is
+        on a foundation or a reserve or a pile's top, ``E(p)`` in the stock or waste, ``D`` of
+        the card on ``p`` in another pile, ``D(p)`` above ``x``, impossible under ``b``; for
+        a King, a space: nothing more when a pile is empty, else ``D`` of the bottom card of
+        another pile. Events whose needs are met are marked until nothing changes; a ``T``
+        left unmarked means that no line wins."""
+        piles = pos.piles
+        height = [0, 0, 0, 0]
+        for f in self.foundations:
+            if piles[f]:
+                height[_SUIT[piles[f][0]]] = len(piles[f])
+        where: dict[int, tuple[int, int]] = {}
+        for t in self.tableau:
+            for i, c in enumerate(piles[t]):
+                where[c & 63] = (t, i)
+        in_sw = {c & 63 for c in piles[0]}
+        if self.waste >= 0:
+            in_sw |= {c & 63 for c in piles[self.waste]}
+        Option = tuple[set[int], set[int], set[int]]  # (T, D, E events needed)
+
+        def places(b: int, t: int, k: int, above: set[int]) -> list[Option]:
+            """The options of a card moving onto a place of ``b`` from pile ``t`` at height
+            ``k`` (``t`` -1: from the stock or waste); one needing nothing when free."""
+            opts: list[Option] = []
+            if _RANK[b] == 13:
+                for u in self.tableau:
+                    if u != t:
+                        opts.append((set(), {piles[u][0] & 63} | above if piles[u]
+                                     else set(above), set()))
+                return opts
+            for s in range(4):
+                q = (_RANK[b] + 1) * 4 + s
+                if _RED[q] == _RED[b]:
+                    continue
+                if q not in where:
+                    opts.append((set(), set(above), {q} if q in in_sw else set()))
+                    continue
+                qt, qi = where[q]
+                if qt == t:
+                    if qi > k:
+                        opts.append((set(), {q} | above, set()))
+                elif qi == len(piles[qt]) - 1:
+                    opts.append((set(), set(above), set()))
+                else:
+                    opts.append((set(), {piles[qt][qi + 1] & 63} | above, set()))
+            return opts
+
+        d_options: dict[int, list[Option]] = {}
+        for t in self.tableau:
+            p = piles[t]
+            for i, c in enumerate(p):
+                x = c & 63
+                above = {p[i + 1] & 63} if i + 1 < len(p) else set()
+                opts: list[Option] = [({x - 4} if x >= 8 else set(), set(above), set())]
+                for k in range(i, -1, -1):
+                    b = p[k]
+                    if k < i and (not b & UP or not self.fits(p[k + 1], b)):
+                        break
+                    opts.extend(places(b, t, k, above))
+                d_options[x] = opts
+        e_options = {v: places(v, -1, 0, set()) for v in in_sw}
+        marked_t = {v for v in range(4, 56) if _RANK[v] <= height[_SUIT[v]]}
+        marked_d = {v for v in range(4, 56) if v not in where}
+        marked_e = {v for v in range(4, 56) if v not in in_sw}
+
+        def met(option: Option) -> bool:
+            return option[0] <= marked_t and option[1] <= marked_d and option[2] <= marked_e
+
+        changed = True
+        while changed:
+            changed = False
+            for v, opts in e_options.items():
+                if v not in marked_e and any(met(o) for o in opts):
+                    marked_e.add(v)
+                    changed = True
+            for x, opts in d_options.items():
+                if x not in marked_d and any(met(o) for o in opts):
+                    marked_d.add(x)
+                    changed = True
+            for v in range(4, 56):
+                if v not in marked_t and (v < 8 or v - 4 in marked_t) and v in marked_d:
+                    marked_t.add(v)
+                    changed = True
+        return len(marked_t) < 52
 
     def home_count(self, pos: Position, value: int) -> int:
         """How many copies of card ``value`` (rank and suit) lie on the foundations."""
@@ -657,7 +769,7 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     info = knowledge(pos)
     if pos.is_won():
         return SolveResult("won", [], 0, time.perf_counter() - start)
-    if info.proven_lost(pos):
+    if info.proven_lost(pos) or info.order_bound and info.order_lost(pos):
         return SolveResult("lost", [], 0, time.perf_counter() - start)
     # Where the stock deals onto piles, a first plain round gets a third of the budget.
     rounds: list[tuple[Budget, int | None]] = [(budget, None)]
