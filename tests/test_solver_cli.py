@@ -11,6 +11,8 @@ from reussite.cli import main
 from reussite.engine import Move, Position
 from reussite.games import get_game
 from reussite.solver import winnable_lists
+from reussite.solver.batch import honest_effort, parse_effort
+from reussite.solver.honest import Effort
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -48,6 +50,9 @@ def test_winrate_counts_every_deal(capsys: pytest.CaptureFixture[str]) -> None:
     ["winrate", "klondike", "--deals", "a-b"],
     ["winrate", "klondike", "--deals", "1-2", "--jobs", "0"],
     ["winrate", "klondike", "--deals", "1-2", "--player", "psychic"],
+    ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "psychic=1"],
+    ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "samples=3"],
+    ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "close"],
     ["winnable", "extend", "nogame"],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
@@ -78,6 +83,18 @@ def test_winrate_of_the_honest_player(capsys: pytest.CaptureFixture[str]) -> Non
     data = json.loads(out)
     assert code == 0 and data["player"] == "honest" and data["deals"] == 1
     assert data["won"] + data["lost"] == 1 and data["unknown"] == 0
+
+
+def test_winrate_of_the_honest_player_with_effort_options(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "winrate", "auld-lang-syne", "--deals", "1-1", "--player",
+                       "honest", "--states", "100", "--samples", "2", "--effort", "close=0.05",
+                       "--effort", "more_samples=4", "--effort", "streamlined=yes", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["deals"] == 1
+    assert data["effort"] == {"close": 0.05, "more_samples": 4.0, "streamlined": 1.0}
+    assert honest_effort(None, 100, 2, parse_effort(["close=0.05", "more_samples=4"])) == \
+        Effort(samples=2, states_per_sample=100, close=0.05, more_samples=4)
 
 
 def test_solve_with_a_cpu_clock(capsys: pytest.CaptureFixture[str],

@@ -214,6 +214,17 @@ def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() ->
                                                                     beam=False)
 
 
+def test_the_streamlined_search_runs_with_the_best_line_when_asked() -> None:
+    """``streamlined=True`` runs them with the best line asked for too (an honest player's
+    option): deal 22's win is found on 200,000 positions, and the line replays; without
+    them the exact search alone leaves it unknown."""
+    pos = Position.deal(get_game("klondike-draw-3"), 22)
+    assert core.solve_raw(pos, None, 200_000, True, streamlined=False)[0] == "unknown"
+    status, line, _ = core.solve_raw(pos, None, 200_000, True, streamlined=True)
+    assert status == "won"
+    assert_raw_line_wins(pos, line)
+
+
 def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:
     """Klondike draw 3, deal 1 is lost: the streamlined search runs out of positions in about
     20,000 positions, the exact search needs some 50,000 more to prove it. On 40,000 positions

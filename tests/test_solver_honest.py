@@ -212,3 +212,17 @@ def test_a_hint_never_reads_a_stock_the_player_has_not_seen() -> None:
     assert ranked[0] == ranked[1]
     assert all(len(step) == 1 for _, step in ranked[0])
     assert ((-1, -1, 0),) in [step for _, step in ranked[0]]
+
+
+def test_the_effort_options_see_only_what_the_player_has_seen() -> None:
+    """With the judging options of Klondike draw 3's stronger settings (near-ties to a step
+    that turns a card up, more samples on close calls, streamlined searches in the samples),
+    two games whose every view was the same still get the same ranking."""
+    rng = random.Random(5)
+    pos = random_game("klondike-draw-3", 5, 60, rng)
+    twin = unseen_swapped(pos)
+    assert twin != pos
+    effort = Effort(samples=3, states_per_sample=300, close=0.1, more_samples=6,
+                    streamlined=True)
+    ranked = [ranked_steps(p, effort, seed=3, memory=Memory.of(p)) for p in (pos, twin)]
+    assert ranked[0] and ranked[0] == ranked[1]

@@ -235,11 +235,14 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
                 "(honest; then no time limit): the same result on any machine")] = None,
             samples: Annotated[int | None, typer.Option(
                 "--samples", help="Honest player: samples of the hidden cards per move")] = None,
+            effort: Annotated[list[str] | None, typer.Option(
+                "--effort", help="Honest player: NAME=VALUE, another field of its Effort "
+                "(close, more_samples, streamlined...; docs/solver.md)")] = None,
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import PLAYERS, Tally, decide_many
+    from reussite.solver.batch import PLAYERS, Tally, decide_many, parse_effort
 
     _check_game(game)
     numbers = _parse_deals(deals)
@@ -250,13 +253,18 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
     if states is not None and states < 1 or samples is not None and samples < 1:
         raise CliError("--states and --samples are at least 1")
+    try:
+        options = parse_effort(effort or [])
+    except ValueError as e:
+        raise CliError(str(e)) from None
     _set_clock(clock)
-    tally = Tally(game, player, time_limit, states, samples)
+    tally = Tally(game, player, time_limit, states, samples, options=options)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=as_json) as progress:
         task = progress.add_task(f"{game} ({player})", total=len(numbers))
-        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples):
+        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples,
+                                   options):
             tally.add(outcome)
             progress.update(task, advance=1, description=(
                 f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"

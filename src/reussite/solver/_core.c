@@ -1804,7 +1804,7 @@ typedef struct {
 } Result;
 
 static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
-                     size_t max_table, int ordering, Result *res) {
+                     size_t max_table, int ordering, int streamlined, Result *res) {
     const Spec *sp = p->sp;
     double start = now();
     Ctx cx;
@@ -1832,7 +1832,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
-    if (ordering && !best_line && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
+    if (streamlined < 0) streamlined = !best_line;
+    if (ordering && streamlined && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
         /* Draw three (Klondike draw 3, Athena): streamlined searches look for a win with up to
            half the budget. Level 1: every card that can go home without a click goes home as
            the only child, and no card comes back from a foundation; level 2 also never moves
@@ -1840,8 +1841,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            to a quarter of the budget, then level 1 up to half of it. Not exact (a card may be
            needed on the tableau, a click or a shuffle may be needed first), so they answer a
            win (a line the engine replays) or nothing; the exact search then runs on what is
-           left. Not when the best line is asked for (the honest player's searches of its
-           samples, which this would change unmeasured). */
+           left. By default (streamlined < 0) not when the best line is asked for; the honest
+           player asks for them explicitly (streamlined 1). */
         for (int level = 2; level >= 1; level--) {
             double share = level == 2 ? 0.25 : 0.5;
             Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
@@ -2176,9 +2177,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     long long max_states;
     int best_line;
     unsigned long long max_table;
-    int ordering = 1, cpu = 0;
-    if (!PyArg_ParseTuple(args, "OOOdLpK|ip", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &best_line, &max_table, &ordering, &cpu))
+    int ordering = 1, cpu = 0, streamlined = -1;
+    if (!PyArg_ParseTuple(args, "OOOdLpK|ipi", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &best_line, &max_table, &ordering, &cpu, &streamlined))
         return NULL;
     Spec sp;
     if (parse_spec(spec, &sp)) return NULL;
@@ -2189,7 +2190,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int rc;
     Py_BEGIN_ALLOW_THREADS
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, ordering, &res);
+    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, ordering,
+                   streamlined, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
     if (rc) { free(res.line.v); return PyErr_NoMemory(); }

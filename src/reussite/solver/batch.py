@@ -33,20 +33,27 @@ class DealOutcome:
     moves: int
 
 
+EffortOptions = tuple[tuple[str, float], ...]
+"""Other fields of the honest player's :class:`.honest.Effort`, by name (``close``,
+``more_samples``...), as given on the command line (``--effort close=0.05``)."""
+
+
 def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
-           states: int | None = None, samples: int | None = None) -> DealOutcome:
+           states: int | None = None, samples: int | None = None,
+           options: EffortOptions = ()) -> DealOutcome:
     """Solve one deal (``full``) or play it as the honest player does (``honest``).
 
     ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``:
     ``states`` positions for each search of a sample (:class:`.honest.Effort`), else
-    ``time_limit`` seconds for each move; ``samples`` samples per move.
+    ``time_limit`` seconds for each move; ``samples`` samples per move; ``options`` other
+    fields of the effort.
     """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
 
     pos = Position.deal(get_game(game_id), number)
     if player == "honest":
-        effort = honest_effort(time_limit, states, samples)
+        effort = honest_effort(time_limit, states, samples, options)
         played = play_honest_game(pos, effort, seed=number)
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves)
@@ -68,18 +75,52 @@ def check_win(pos: Position, line: list[RawMove]) -> None:
 
 
 def honest_effort(time_limit: float | None, states: int | None,
-                  samples: int | None = None) -> Effort:
+                  samples: int | None = None, options: EffortOptions = ()) -> Effort:
     """The honest player's effort for a run: by positions when ``states`` is given (the same
-    play on any machine), else by seconds per move."""
+    play on any machine), else by seconds per move; ``options`` set other fields."""
     from reussite.solver.honest import Effort
 
     effort = Effort() if states is None else Effort(states_per_sample=states)
     if states is None:
         effort = replace(effort, states_per_sample=None, time_limit=time_limit)
-    return effort if samples is None else replace(effort, samples=samples)
+    if samples is not None:
+        effort = replace(effort, samples=samples)
+    return effort_with(effort, options)
 
 
-Task = tuple[str, int, float | None, str, int | None, int | None]
+def effort_with(effort: Effort, options: EffortOptions) -> Effort:
+    """``effort`` with the named fields set (each converted to the field's type)."""
+    for name, value in options:
+        kind = type(getattr(effort, name))
+        effort = replace(effort, **{name: kind(value)})
+    return effort
+
+
+def parse_effort(texts: Iterable[str]) -> EffortOptions:
+    """``["close=0.05", "more_samples=48"]`` as options of :class:`.honest.Effort` (only
+    its number and yes/no fields; ``ValueError`` otherwise)."""
+    from reussite.solver.honest import Effort
+
+    base = Effort()
+    out: list[tuple[str, float]] = []
+    for text in texts:
+        name, sep, value = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in base.__dataclass_fields__ \
+                or name in ("samples", "states_per_sample", "time_limit"):
+            raise ValueError(f"--effort takes NAME=VALUE, NAME a field of Effort other than "
+                             f"samples, states_per_sample and time_limit: {text!r}")
+        field_value = getattr(base, name)
+        if isinstance(field_value, bool):
+            if value.strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
+                raise ValueError(f"--effort {name} is yes or no: {value!r}")
+            out.append((name, float(value.strip().lower() in ("1", "true", "yes"))))
+        else:
+            out.append((name, float(value)))
+    return tuple(out)
+
+
+Task = tuple[str, int, float | None, str, int | None, int | None, EffortOptions]
 
 
 def _decide_args(args: Task) -> DealOutcome:
@@ -88,9 +129,11 @@ def _decide_args(args: Task) -> DealOutcome:
 
 def decide_many(game_id: str, numbers: Iterable[int], time_limit: float | None, jobs: int = 1,
                 player: str = "full", states: int | None = None,
-                samples: int | None = None) -> Iterator[DealOutcome]:
+                samples: int | None = None,
+                options: EffortOptions = ()) -> Iterator[DealOutcome]:
     """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
-    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples) for n in numbers]
+    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples, options)
+                         for n in numbers]
     if jobs <= 1:
         for t in tasks:
             yield _decide_args(t)
@@ -120,6 +163,7 @@ class Tally:
     states: int | None = None
     samples: int | None = None
     outcomes: list[DealOutcome] = field(default_factory=list)
+    options: EffortOptions = ()
 
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
@@ -132,6 +176,7 @@ class Tally:
             from reussite.solver.honest import Effort
 
             text += f", {self.samples or Effort().samples} samples per move"
+            text += "".join(f", {name}={value:g}" for name, value in self.options)
         return text
 
     def add(self, o: DealOutcome) -> None:
@@ -151,6 +196,7 @@ class Tally:
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
+            "effort": dict(self.options),
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],

@@ -149,6 +149,11 @@ class Effort:
     of wins; see the module's docstring). ``per_move``: search each sample once after each
     step rather than once from the position (the first step of each sample's line gets the
     vote). ``progress``: weigh unfinished searches by the progress of their best line.
+    ``streamlined``: the samples' searches start with the C core's streamlined win-finding
+    searches (draw-three waste games; see docs/solver.md). ``close``: steps whose score is
+    within ``close`` wins per sample of the best count as tied with it, and a tied step that
+    turns a card up goes first. ``more_samples``: past ``samples``, go on sampling up to this
+    many while the two best steps are within a tenth of the samples (a close call).
     """
 
     samples: int = 16
@@ -157,6 +162,9 @@ class Effort:
     unknown_weight: float = -1.0
     per_move: bool = True
     progress: bool = True
+    streamlined: bool = False
+    close: float = 0.0
+    more_samples: int = 0
 
 
 def scouting_click(pos: Position, memory: Memory | None) -> RawMove | None:
@@ -225,7 +233,7 @@ def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
     for m in step:
         sample.push_raw(m)
     result = solve(sample, time_limit=seconds, max_states=effort.states_per_sample,
-                   best_line=effort.progress)
+                   best_line=effort.progress, streamlined=effort.streamlined or None)
     if spent is not None:
         spent[0] += result.states
     weight = 1.0
@@ -293,6 +301,22 @@ def _settled(tallies: dict[Step, Tally], effort: Effort, left: int) -> bool:
     return all(best.won > t.won + t.unknown + left for t in tallies.values() if t is not best)
 
 
+def _close_call(tallies: dict[Step, Tally], effort: Effort, judged: int) -> bool:
+    """The two best steps are still within a tenth of the samples judged (at least one
+    sample's worth) of each other: worth more samples, up to ``effort.more_samples``."""
+    top = sorted((t.score(effort) for t in tallies.values()), reverse=True)
+    return len(top) > 1 and top[0] - top[1] < max(1.0, 0.1 * judged)
+
+
+def _reveals(pos: Position, step: Step) -> bool:
+    """The step's move turns a tableau card face up (what it is, the player learns)."""
+    src, _, n = step[-1]
+    if src < 0 or pos.layout.kinds[src] != "tableau":
+        return False
+    pile = pos.piles[src]
+    return len(pile) > n and not pile[-n - 1] & UP
+
+
 def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                  memory: Memory | None = None,
                  spent: list[int] | None = None) -> list[tuple[float, Step]]:
@@ -312,16 +336,24 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     rng = random.Random(seed)
     deadline = None if effort.time_limit is None else time.perf_counter() + effort.time_limit
     searches = len(steps) if effort.per_move else 1
-    for k in range(effort.samples):
+    most = max(effort.samples, effort.more_samples if effort.per_move else 0)
+    judged = 0
+    for k in range(most):
         per_search = None
         if deadline is not None:
+            if k >= effort.samples and time.perf_counter() >= deadline:
+                break
             per_search = max(0.0, (deadline - time.perf_counter())
-                             / ((effort.samples - k) * searches))
+                             / ((max(1, effort.samples - k)) * searches))
         sample = sample_position(pos, rng, memory)
         if effort.per_move:
             for step in steps:
                 tallies[step].add(*_value(sample, step, effort, per_search, spent))
-            if _settled(tallies, effort, effort.samples - k - 1):
+            judged = k + 1
+            if k + 1 < effort.samples:
+                if _settled(tallies, effort, effort.samples - k - 1):
+                    break
+            elif not _close_call(tallies, effort, k + 1):
                 break
             continue
         room = _room(sample)
@@ -341,6 +373,15 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         votes[first] = votes.get(first, 0.0) + vote
     if effort.per_move:
         votes = {step: t.score(effort) for step, t in tallies.items()}
+        if effort.close > 0:
+            # Steps within ``close`` of a win per sample of the best count as ties; among
+            # them, one that turns a card up first (the samples' clairvoyance favours
+            # waiting: their searches know the cards a real player must first see).
+            top = max(votes.values()) - effort.close * max(1, judged)
+            return sorted(((v, m) for m, v in votes.items()),
+                          key=lambda vm: (-max(vm[0], top), -_reveals(pos, vm[1]), -vm[0],
+                                          tallies[vm[1]].effort_to_win(),
+                                          -step_score(pos, vm[1])))
         return sorted(((v, m) for m, v in votes.items()),
                       key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
                                       -step_score(pos, vm[1])))

@@ -739,7 +739,8 @@ exhaustive."""
 
 def solve(pos: Position, time_limit: float | None = 10.0,
           max_states: int | None = None, best_line: bool = False,
-          engine: str = "auto", clock: str | None = None) -> SolveResult:
+          engine: str = "auto", clock: str | None = None,
+          streamlined: bool | None = None) -> SolveResult:
     """Solve ``pos`` with full information. ``pos`` is left exactly as it was.
 
     Where the stock deals onto piles (Spider, Astrocyte, Leap Year...), a plain search gets a
@@ -757,12 +758,16 @@ def solve(pos: Position, time_limit: float | None = 10.0,
 
     ``clock``: what ``time_limit`` counts, ``"wall"`` or ``"cpu"`` seconds (see
     :func:`budget_clock`); ``seconds`` in the result is wall time either way.
+
+    ``streamlined``: the C core's streamlined searches of draw-three games (they find wins,
+    prove nothing): None runs them unless ``best_line`` is asked for; True or False decides
+    (the reference search has none).
     """
     start = time.perf_counter()
     clock = budget_clock(clock)
     if _use_core(engine):
         found, line, states = core.solve_raw(pos, time_limit, max_states, best_line,
-                                             cpu=clock == "cpu")
+                                             cpu=clock == "cpu", streamlined=streamlined)
         moves = [pos.to_move(m) for m in line] if found == "won" else []
         return SolveResult(found, moves, states, time.perf_counter() - start, line)
     budget = Budget(time_limit, max_states, clock)
