@@ -66,9 +66,12 @@ dominances documented below, each of which keeps ``lost`` exact.
   rank after it, so ``m`` exceeds the most cards of one lower rank under it in its pile; and
   the cards of a higher rank ``s`` above it go home before it, so ``m <= M_s - (those
   cards)``. Each card needs its own place in its interval (Hall's theorem; the greedy decides
-  it). Stock cards are placed where they will fall, as far as that is sure: cards that no line
-  can have played before a deal (a play-ahead of everything that could go home) lie under the
-  card dealt onto their pile. The full proof is in ``docs/solver.md``.
+  it). A card above another of its rank or lower has a greater place (the chains: least places
+  carried up the piles, most places down). Stock cards are placed where they will fall, as far
+  as that is sure: cards that no line can have played before a deal (a play-ahead of
+  everything that could go home, no more cards of a rank dug out of a pile than any line can
+  have played by then) lie under the card dealt onto their pile. The full proof is in
+  ``docs/solver.md``.
 - **Draw one, turned over without limit** (Klondike): every cut of the stock-and-waste cycle is
   reached from every other by clicks alone, which change nothing else; the key keeps the cycle
   of cards, not where it is cut.
