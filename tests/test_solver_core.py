@@ -233,3 +233,15 @@ def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:
     status, line, states = core.solve_raw(pos, None, 40_000, False)
     assert status == "unknown" and line == [] and states >= 40_000
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
+
+
+def test_the_reserve_streamlined_search_finds_a_leap_year_win_that_replays() -> None:
+    """Leap Year deal 8: the streamlined search of the reserve games (no deal while a card
+    can go home) wins it in about 22,000 positions; the exact search alone has not on
+    200,000. The engine replays the line."""
+    pos = Position.deal(get_game("leap-year"), 8)
+    assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
+    status, line, _ = core.solve_raw(pos, None, 200_000, False)
+    assert status == "won"
+    assert_raw_line_wins(pos, line)
+

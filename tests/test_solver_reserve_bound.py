@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from reussite.cards import UP, build_deck, parse_card
-from reussite.engine import Position
+from reussite.engine import STOCK_CLICK, Position
 from reussite.games import get_game
 from reussite.solver import core, search
 from reussite.solver.search import knowledge, solve
@@ -133,6 +133,36 @@ def test_rank_bound_a_card_no_line_can_ever_play() -> None:
     assert lost_by_bound(pos)
 
 
+def test_rank_bound_chains_a_nine_that_must_be_the_last_nine() -> None:
+    # Auld Lang Syne, every foundation at 8. A K on a J on a T on a 9 (played in that order):
+    # a card above another of its rank or lower has a greater place counted from the last
+    # (the chains), so the K's place is at most 4, the J's 3, the T's 2 and the 9's 1: that
+    # 9 is the last 9 home. The Q on a J on a T on a 9 of the next pile says the same of its
+    # 9: two last 9s, lost. The counts of higher cards above each 9 (one of each rank: a
+    # place of at most 3) did not see it.
+    piles = [["9S", "TS", "JS", "QS"], ["9H", "TH", "JH", "KH"],
+             ["KS", "QH", "KD", "KC", "QD", "QC", "JD", "JC", "TD", "TC", "9D"], ["9C"]]
+    pos = reserve_position("auld-lang-syne", piles, [])
+    assert lost_by_bound(pos)
+    assert solve_both(pos, 50_000) == "lost"
+
+
+@pytest.mark.parametrize(("reserves", "stock"), [
+    ([["QS", "QC"], ["KC", "KH"], ["QH", "9H", "TS", "QD"], ["9C", "JS", "TH", "9S", "KD"]],
+     ["JD", "9D", "KS", "TD", "JC", "JH", "TC"]),
+    ([["JD", "JC", "TC"], ["KS", "KH"], ["JS"], ["9C", "JH", "KC", "9S", "KD", "TS"]],
+     ["QD", "9D", "QH", "QS", "9H", "QC", "TH", "TD"]),
+])
+def test_rank_bound_counting_play_ahead(reserves: list[list[str]], stock: list[str]) -> None:
+    """Positions that a random search found (Auld Lang Syne from the 9s) where the bound
+    needs the counting play-ahead (no more cards of a rank dug out of a pile than any line can
+    have played by the deal): the play-ahead that lets every rank-r card go once one can did
+    not prove them lost; the exhaustive search agrees."""
+    pos = reserve_position("auld-lang-syne", reserves, stock)
+    assert lost_by_bound(pos)
+    assert solve_both(pos, 50_000) == "lost"
+
+
 @pytest.mark.parametrize(("game", "lowest", "count"), [("auld-lang-syne", 6, 24),
                                                   ("leap-year", 12, 8)])
 def test_rank_bound_never_prunes_a_win(game: str, lowest: int, count: int) -> None:
@@ -188,3 +218,21 @@ def test_reserves_are_alike_once_the_stock_is_spent() -> None:
     other = reserve_position("leap-year", [["QD"], ["KS", "JH"]] + [[]] * 6, ["TC", "9S"])
     assert info.key(dealing) != info.key(other)
     assert core.play(dealing, [])[3] != core.play(other, [])[3]
+
+
+def test_the_reserve_streamlined_search_never_answers_lost_on_its_own() -> None:
+    """Auld Lang Syne: a position won only by dealing while a card could go home (found by a
+    random search; the C core's streamlined search, no deal while a card can go home, sees all
+    it allows in a few dozen positions without a win). The exact search that follows wins it,
+    and the engine replays the line."""
+    pos = reserve_position("auld-lang-syne",
+                           [["QH", "JC"], ["9C", "KD", "9H"], ["JD", "TC", "TD", "TH"],
+                            ["9S", "KS", "JS"]],
+                           ["QC", "KC", "9D", "QS", "JH", "QD", "TS", "KH"])
+    status, line, _ = core.solve_raw(pos, None, 20_000, False)
+    assert status == "won"
+    assert any(m[0] == STOCK_CLICK for m in line)
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()

@@ -624,8 +624,9 @@ static int is_safe_any_suit(const Pos *p, int src) {
 typedef struct {
     int n;
     uint8_t rk[MAXC];        /* rank */
-    uint8_t least[MAXC];     /* 1 + the most cards of one lower rank under it */
+    uint8_t least[MAXC];     /* the least place: counts of lower ranks under it, and chains */
     uint8_t above[MAXC][14]; /* cards of each higher rank above it */
+    int16_t under[MAXC];     /* the card right under it when placed, -1 none */
     int16_t st[MAXP][MAXL];  /* the simulated piles (card ids, bottom first) */
     int ns[MAXP];
 } Bound;
@@ -633,30 +634,48 @@ typedef struct {
 static void bound_place(Bound *b, int j, int r) {
     int under[14] = {0};
     int id = b->n++;
+    int lo = 1;
     for (int q = 0; q < b->ns[j]; q++) {
         int y = b->st[j][q];
         under[b->rk[y]]++;
         if (b->rk[y] < r) b->above[y][r]++;
+        if (b->rk[y] <= r && b->least[y] + 1 > lo) lo = b->least[y] + 1;
     }
-    int most = 0;
     for (int s = 1; s < r; s++)
-        if (under[s] > most) most = under[s];
+        if (under[s] + 1 > lo) lo = under[s] + 1;
     b->rk[id] = (uint8_t)r;
-    b->least[id] = (uint8_t)(1 + most);
+    b->least[id] = (uint8_t)(lo < 255 ? lo : 255);
     memset(b->above[id], 0, 14);
+    b->under[id] = (int16_t)(b->ns[j] ? b->st[j][b->ns[j] - 1] : -1);
     b->st[j][b->ns[j]++] = (int16_t)id;
 }
 
+/* search.py playable: the loose test, then the counting one (the cards of each rank from the
+   card up its pile against the most of that rank any line can have played by now) */
+static int bound_playable(const int *home, const int *played, const int *count, int r) {
+    if (home[r - 1] + played[r - 1] <= home[r]) return 0;
+    int most = 1000;
+    for (int s = 1; s < 14; s++) {
+        int a = played[s] + (s == r), c = home[s - 1] - home[s] + most;
+        most = a < c ? a : c;
+        if (count[s] + (s == r) > most) return 0;
+    }
+    return 1;
+}
+
 static void bound_play_ahead(Bound *b, int nr, const int *home, int *played) {
+    int counts[MAXP][14];
+    memset(counts, 0, sizeof(int) * 14 * (size_t)nr);
     int moved = 1;
     while (moved) {
         moved = 0;
         for (int j = 0; j < nr; j++)
             while (b->ns[j]) {
                 int r = b->rk[b->st[j][b->ns[j] - 1]];
-                if (home[r - 1] + played[r - 1] <= home[r]) break;
+                if (!bound_playable(home, played, counts[j], r)) break;
                 b->ns[j]--;
                 played[r]++;
+                counts[j][r]++;
                 moved = 1;
             }
     }
@@ -711,17 +730,27 @@ static int proven_lost(const Pos *p) {
         for (int j = 0; j < nr; j++)
             if (b->ns[j]) return 1; /* a card that no order of play can ever play */
     int ncards = b->n;
+    /* the most place of each placed card: the higher ranks above it, then the chains */
+    int most[MAXC];
+    for (int id = 0; id < ncards; id++) {
+        int r = b->rk[id], h = left[r];
+        for (int s = r + 1; s < 14; s++)
+            if (b->above[id][s] && left[s] - b->above[id][s] < h) h = left[s] - b->above[id][s];
+        most[id] = h;
+    }
+    for (int a = ncards - 1; a >= 0; a--)
+        for (int y = b->under[a]; y >= 0; y = b->under[y])
+            if (b->rk[y] <= b->rk[a] && most[a] - 1 < most[y]) most[y] = most[a] - 1;
     /* Hall's condition, rank by rank (search.py _places) */
-    uint8_t lo[14][MAXC], hi[14][MAXC];
+    uint8_t lo[14][MAXC];
+    int hi[14][MAXC];
     int cnt[14] = {0};
     for (int id = 0; id < ncards + (nstock - dealt); id++) {
         int r, l, h;
         if (id < ncards) {
             r = b->rk[id];
             l = b->least[id];
-            h = left[r];
-            for (int s = r + 1; s < 14; s++)
-                if (b->above[id][s] && left[s] - b->above[id][s] < h) h = left[s] - b->above[id][s];
+            h = most[id];
         } else {
             r = RANK(p->c[0][nstock - 1 - dealt - (id - ncards)]);
             l = sp->skip_empty && highest < r ? 2 : 1;
@@ -729,7 +758,7 @@ static int proven_lost(const Pos *p) {
         }
         if (h < l) return 1;
         lo[r][cnt[r]] = (uint8_t)l;
-        hi[r][cnt[r]] = (uint8_t)h;
+        hi[r][cnt[r]] = h;
         cnt[r]++;
     }
     for (int r = 2; r < 14; r++) {
@@ -1118,6 +1147,16 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
     sort_kids(out->v + start, out->n - start);
     if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
+    if (streamline && sp->reserve_only) {
+        /* the reserve games' streamliner: no deal while a card can go home */
+        int k = start, plays = 0;
+        for (int q = start; q < out->n; q++) plays += out->v[q].m.s >= 0;
+        if (plays)
+            for (int q = start; q < out->n; q++)
+                if (out->v[q].m.s >= 0) out->v[k++] = out->v[q];
+        if (plays) out->n = k;
+        return 0;
+    }
     if (streamline) {
         /* any card that can go home without a click goes home alone; nothing comes back
            from a foundation */
@@ -1854,6 +1893,21 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             if (cx.err) goto done;
             if (r == ST_WON) { status = ST_WON; goto done; }
         }
+    }
+    if (ordering && !best_line && sp->reserve_only && sp->redeal != R_GATHER) {
+        /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
+           looks for a win with up to half of the budget; not exact, so it answers a win (a
+           line the engine replays) or nothing, and the exact search runs on what is left. */
+        Budget part = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
+                       max_states < 0 ? -1 : max_states / 2};
+        int cut = 0;
+        streamline = 1;
+        int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+        streamline = 0;
+        if (cx.err) goto done;
+        if (r == ST_WON) { status = ST_WON; goto done; }
+        first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
+        if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
     int nrounds = sp->deals_to_piles ? 2 : 1;
     for (int r = 0; r < nrounds && !cx.err; r++) {

@@ -90,8 +90,9 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win
     before the exact search (it takes the budget until a try has seen all it could, a third
     with ``best_line``, and does not run on fewer than 100,000 positions); in draw-three waste
-    games (Klondike draw 3, Athena), streamlined searches do with up to half of it, unless
-    ``best_line`` is asked for (``_core.c``: both prove nothing, they find wins); ``False``
+    games (Klondike draw 3, Athena), streamlined searches do with up to half of it, and in Leap
+    Year and Auld Lang Syne one (no deal while a card can go home), unless ``best_line`` is
+    asked for (``_core.c``: both prove nothing, they find wins); ``False``
     runs exactly search.py's search (the tests compare the two that way).
     ``cpu``: ``time_limit`` counts the CPU seconds of the searching thread, not wall time.
     ``streamlined``: run the draw-three streamlined searches (True) or not (False) whatever

@@ -66,9 +66,12 @@ dominances documented below, each of which keeps ``lost`` exact.
   rank after it, so ``m`` exceeds the most cards of one lower rank under it in its pile; and
   the cards of a higher rank ``s`` above it go home before it, so ``m <= M_s - (those
   cards)``. Each card needs its own place in its interval (Hall's theorem; the greedy decides
-  it). Stock cards are placed where they will fall, as far as that is sure: cards that no line
-  can have played before a deal (a play-ahead of everything that could go home) lie under the
-  card dealt onto their pile. The full proof is in ``docs/solver.md``.
+  it). A card above another of its rank or lower has a greater place (the chains: least places
+  carried up the piles, most places down). Stock cards are placed where they will fall, as far
+  as that is sure: cards that no line can have played before a deal (a play-ahead of
+  everything that could go home, no more cards of a rank dug out of a pile than any line can
+  have played by then) lie under the card dealt onto their pile. The full proof is in
+  ``docs/solver.md``.
 - **The order bound** (Klondike-type games: one pack, alternate colours, Kings only in spaces,
   in-suit foundations, no cells, no deal onto the tableau), at the root only: ``order_lost``
   proves a deal lost when the first times the cards go home (``T``), leave their piles
@@ -261,24 +264,31 @@ class GameKnowledge:
             reached -= heights[r - 1]
             home[r] = reached
         left = [self.rank_copies[r] - home[r] for r in range(14)]
-        # Every card not home: its rank, the least place it may take counted from the last
-        # card of its rank (1 + the most cards of one lower rank that lie under it), and the
-        # cards of each higher rank that lie above it (played before it).
+        # Every card not home: its rank and the bounds of its place ``m`` (counted from the
+        # last card of its rank home): ``least`` (1 + the most cards of one lower rank under
+        # it, and 1 + the ``least`` of every card of its rank or lower under it: the chains),
+        # the cards of each higher rank that lie above it (played before it), and the card
+        # right under it when it was placed (the cards under it, down that chain).
         ranks: list[int] = []
         least: list[int] = []
         above: list[list[int]] = []
+        under_of: list[int] = []
         stacks: list[list[int]] = []
 
         def place(j: int, r: int) -> None:
             stack = stacks[j]
             under = [0] * 14
+            lo = 1
             for y in stack:
                 under[ranks[y]] += 1
                 if ranks[y] < r:
                     above[y][r] += 1
-            least.append(1 + max(under[1:r], default=0))
+                if ranks[y] <= r:
+                    lo = max(lo, least[y] + 1)
+            least.append(max(lo, 1 + max(under[1:r], default=0)))
             ranks.append(r)
             above.append([0] * 14)
+            under_of.append(stack[-1] if stack else -1)
             stack.append(len(ranks) - 1)
 
         highest = 0
@@ -289,19 +299,33 @@ class GameKnowledge:
             for c in piles[i]:
                 place(j, _RANK[c])
         occupied = [bool(piles[i]) for i in self.reserves]
-        # Play, ahead, every card that some line could play before each deal (a card of rank
-        # r only when r - 1 cards home or so played outnumber the rank-r cards home now):
-        # a card still there at a deal lies under the card dealt onto its pile.
+        # Play, ahead, every card that some line could play before each deal: a card of rank
+        # r only when r - 1 cards home or so played outnumber the rank-r cards home now, and
+        # only when the cards of each rank s from it up its pile are no more than the rank-s
+        # cards any line can have played by then (the counting play-ahead). A card still
+        # there at a deal lies under the card dealt onto its pile.
         played = [0] * 14
 
+        def playable(count: list[int], r: int) -> bool:
+            if home[r - 1] + played[r - 1] <= home[r]:
+                return False
+            most = 1000  # the rank-(s-1) cards any line can have played by now, at most
+            for s in range(1, 14):
+                most = min(played[s] + (s == r), home[s - 1] - home[s] + most)
+                if count[s] + (s == r) > most:
+                    return False
+            return True
+
         def play_ahead() -> None:
+            counts = [[0] * 14 for _ in stacks]
             moved = True
             while moved:
                 moved = False
-                for stack in stacks:
-                    while stack and home[ranks[stack[-1]] - 1] + played[ranks[stack[-1]] - 1] \
-                            > home[ranks[stack[-1]]]:
-                        played[ranks[stack.pop()]] += 1
+                for stack, count in zip(stacks, counts, strict=True):
+                    while stack and playable(count, ranks[stack[-1]]):
+                        r = ranks[stack.pop()]
+                        played[r] += 1
+                        count[r] += 1
                         moved = True
 
         deal = [_RANK[c] for c in reversed(piles[0])]  # in the order they are dealt
@@ -324,19 +348,28 @@ class GameKnowledge:
             play_ahead()
         if dealt == len(deal) and any(stacks):
             return True  # a card that no order of play can ever play
-        for r in deal[dealt:]:
-            ranks.append(r)
-            least.append(2 if self.skip_empty and highest < r else 1)
-            above.append([0] * 14)
-        # Hall's condition, rank by rank: distinct places 1..left[r], each card's in
-        # [least, most], most = the fewest cards of a higher rank s left after those above it.
-        spans: list[list[tuple[int, int]]] = [[] for _ in range(14)]
-        for r, lo, up in zip(ranks, least, above, strict=True):
+        # The most place of each placed card: the fewest cards of a higher rank s left after
+        # those above it, and 1 less than the most place of every card of its rank or higher
+        # above it (the chains, from the last card placed down).
+        most = []
+        for r, up in zip(ranks, above, strict=True):
             hi = left[r]
             for s in range(r + 1, 14):
                 if up[s]:
                     hi = min(hi, left[s] - up[s])
+            most.append(hi)
+        for a in range(len(ranks) - 1, -1, -1):
+            y = under_of[a]
+            while y >= 0:
+                if ranks[y] <= ranks[a]:
+                    most[y] = min(most[y], most[a] - 1)
+                y = under_of[y]
+        spans: list[list[tuple[int, int]]] = [[] for _ in range(14)]
+        for r, lo, hi in zip(ranks, least, most, strict=True):
             spans[r].append((lo, hi))
+        for r in deal[dealt:]:
+            spans[r].append((2 if self.skip_empty and highest < r else 1, left[r]))
+        # Hall's condition, rank by rank: distinct places 1..left[r], each card's in its span.
         return any(not _places(spans[r], left[r]) for r in range(2, 14))
 
     def order_lost(self, pos: Position) -> bool:
