@@ -157,10 +157,20 @@ def test_the_beam_wins_spider_4_suits_and_astrocyte(game_id: str, number: int) -
     assert_raw_line_wins(pos, line)
 
 
-def test_the_beam_never_answers_lost_on_its_own() -> None:
-    """The beam proves nothing: on a budget it spends without a win (Spider 4 suits deal 8,
-    200,000 positions) the answer is unknown, not lost."""
+def test_the_beams_two_evaluations_win_spider_4_suits_deal_8() -> None:
+    """Spider 4 suits deal 8 stayed unknown at 40 s of CPU with one evaluation (a link of
+    another suit rewarded): the try without that reward wins it on 409,873 positions; the
+    engine replays the line."""
     pos = Position.deal(get_game("spider"), 8)
+    status, line, states = core.solve_raw(pos, None, 600_000, False)
+    assert status == "won" and states <= 600_000
+    assert_raw_line_wins(pos, line)
+
+
+def test_the_beam_never_answers_lost_on_its_own() -> None:
+    """The beam proves nothing: on a budget it spends without a win (Spider 4 suits deal 12,
+    200,000 positions; unknown at 10 s of CPU too) the answer is unknown, not lost."""
+    pos = Position.deal(get_game("spider"), 12)
     status, line, states = core.solve_raw(pos, None, 200_000, False)
     assert status == "unknown" and line == [] and states >= 200_000
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <math.h>
 
 #define MAXP 48      /* piles */
 #define MAXL 256     /* cards in one pile */
@@ -961,8 +962,9 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
 
 /* How promising a position of a tableau game looks, for the beam: cards home (a completed
    suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
-   the face-up cards are ordered (a same-suit link counts more than a link of any suit). */
-static int evaluate(const Pos *p) {
+   the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
+   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). */
+static int evaluate(const Pos *p, int any_link) {
     const Spec *sp = p->sp;
     int e = 6 * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
@@ -973,7 +975,7 @@ static int evaluate(const Pos *p) {
             if (!(c[k] & UPF)) { e -= 5; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : 1;
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : any_link;
             else e -= 1;
         }
     }
@@ -1143,6 +1145,9 @@ typedef struct {
     Move *line;
     int linelen;
 } Cand;
+
+/* The evaluation of the current try: the weight of a link of another suit (1 or 0). */
+static __thread int beam_any_link = 1;
 
 static int snap_size(const Pos *p) {
     int n = 1;
@@ -1327,7 +1332,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
         table_add(&cx->table, pos_key(p));
-        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
+        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p, beam_any_link));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
         if (stock_allowed(p) &&
             beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
@@ -1356,7 +1361,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (added > 0) {
                 visited++;
                 (*states)++;
-                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
+                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p, beam_any_link));
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
                 int sc = st.v[child].score;
                 if (stock_allowed(p) && next->n == next->width && sc <= next->v[next->worst].score)
@@ -1479,17 +1484,22 @@ end:
     return result;
 }
 
-/* Beam tries of growing width and reach until a win or the budget's end. */
+/* Beam tries of growing width and reach until a win or the budget's end. Each size is tried
+   with two evaluations, first without then with a reward for links of another suit (they win
+   different deals: Spider 4 suits deal 8 without, deal 19 with); then the reach doubles and
+   the width grows by the square root of 2 (8, 11, 16, 22, 32...). */
 static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
-    int width = 8;
     long long reach = 8000;
-    while (!spent(bud, *states)) {
+    for (int t = 0; !spent(bud, *states); t++) {
+        double w = 8.0 * sqrt((double)reach / 8000.0);
+        int width = w < 4096.0 ? (int)w : 4096;
         cx->cut = 0;
+        beam_any_link = t & 1;
         int r = beam_try(root, cx, width, reach, bud, states, won);
+        beam_any_link = 1;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
-        if (width < 4096) width *= 2;
-        reach *= 4;
+        if (t & 1) reach *= 2;
     }
     return 0;
 }
