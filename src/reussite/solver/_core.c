@@ -1146,8 +1146,11 @@ typedef struct {
     int linelen;
 } Cand;
 
-/* The evaluation of the current try: the weight of a link of another suit (1 or 0). */
-static __thread int beam_any_link = 1;
+/* The current try's ordering: the weight of a link of another suit in the evaluation (1 or 0),
+   and whether positions of equal score are taken in an order drawn from a hash of the position
+   (salted per try) rather than newest first. */
+static __thread int beam_any_link = 1, beam_hash_ties = 0;
+static __thread uint64_t beam_salt = 0;
 
 static int snap_size(const Pos *p) {
     int n = 1;
@@ -1227,6 +1230,7 @@ typedef struct {
     int seed;         /* index of its seed in the stage's beam */
     Move m;
     int score;
+    uint32_t tie;     /* among equal scores, the higher first (then the newest) */
     size_t snap;      /* offset in the snapshot store */
 } Node;
 
@@ -1261,6 +1265,7 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
     nd->seed = seed;
     nd->m = m;
     nd->score = score;
+    nd->tie = beam_hash_ties ? (uint32_t)mix1(pos_key(p).a ^ beam_salt) : 0;
     nd->snap = st->used;
     snap_write(p, st->store + st->used);
     st->used += need;
@@ -1268,7 +1273,9 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
 }
 
 static inline int heap_better(const Stage *st, int a, int b) {
-    return st->v[a].score > st->v[b].score || (st->v[a].score == st->v[b].score && a > b);
+    if (st->v[a].score != st->v[b].score) return st->v[a].score > st->v[b].score;
+    if (st->v[a].tie != st->v[b].tie) return st->v[a].tie > st->v[b].tie;
+    return a > b;
 }
 
 static int heap_push(Stage *st, int node) {
@@ -1485,21 +1492,26 @@ end:
 }
 
 /* Beam tries of growing width and reach until a win or the budget's end. Each size is tried
-   with two evaluations, first without then with a reward for links of another suit (they win
-   different deals: Spider 4 suits deal 8 without, deal 19 with); then the reach doubles and
-   the width grows by the square root of 2 (8, 11, 16, 22, 32...). */
+   three ways, which win different deals: without a reward for links of another suit in the
+   evaluation (Spider 4 suits deal 8), with it (deal 19), and without it but with the ties of
+   equal score broken by a hash of the position, salted per try (Spider deal 35, Astrocyte deal
+   44), not newest first. Then the reach doubles and the width grows by the square root of 2
+   (8, 11, 16, 22, 32...). */
 static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
     long long reach = 8000;
     for (int t = 0; !spent(bud, *states); t++) {
         double w = 8.0 * sqrt((double)reach / 8000.0);
         int width = w < 4096.0 ? (int)w : 4096;
         cx->cut = 0;
-        beam_any_link = t & 1;
+        beam_any_link = t % 3 == 1;
+        beam_hash_ties = t % 3 == 2;
+        beam_salt = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
         int r = beam_try(root, cx, width, reach, bud, states, won);
         beam_any_link = 1;
+        beam_hash_ties = 0;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
-        if (t & 1) reach *= 2;
+        if (t % 3 == 2) reach *= 2;
     }
     return 0;
 }
