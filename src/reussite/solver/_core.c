@@ -963,7 +963,8 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
 /* How promising a position of a tableau game looks, for the beam: cards home (a completed
    suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
    the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
-   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). */
+   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). Only the
+   beam uses it. */
 static int evaluate(const Pos *p, int any_link) {
     const Spec *sp = p->sp;
     int e = 6 * p->fcards;
@@ -1133,9 +1134,9 @@ static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
    positions where a deal is allowed (by evaluate) are dealt onto and seed the next stage. After
    the last deal a best-first search from all the seeds, then the exact search from each, look
    for a win. It proves nothing: it answers won (with a line that the engine replays) or
-   nothing, and the exact search then runs on what budget is left. Each try doubles the width
-   and quadruples the reach; the tries stop when one saw all it could (cx->cut not set). The
-   stages leave out the moves of beam_skip. */
+   nothing, and the exact search then runs on what budget is left. Tries grow (three
+   orderings a size, see beam_search) and stop when one saw all it could (cx->cut not set).
+   The stages leave out the moves of beam_skip. */
 
 typedef struct {
     int score;
