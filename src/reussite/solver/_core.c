@@ -26,7 +26,6 @@
 #include <string.h>
 #include <time.h>
 #include <limits.h>
-#include <math.h>
 
 #define MAXP 48      /* piles */
 #define MAXL 256     /* cards in one pile */
@@ -1500,8 +1499,9 @@ end:
    (8, 11, 16, 22, 32...). */
 static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
     long long reach = 8000;
+    int size = 0; /* reach 8,000 * 2^size, width 8 * 2^(size/2) */
     for (int t = 0; !spent(bud, *states); t++) {
-        double w = 8.0 * sqrt((double)reach / 8000.0);
+        double w = (double)(8LL << (size / 2)) * (size & 1 ? 1.4142135623730951 : 1.0);
         int width = w < 4096.0 ? (int)w : 4096;
         cx->cut = 0;
         beam_any_link = t % 3 == 1;
@@ -1512,7 +1512,7 @@ static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states,
         beam_hash_ties = 0;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
-        if (t % 3 == 2) reach *= 2;
+        if (t % 3 == 2) { reach *= 2; size++; }
     }
     return 0;
 }
