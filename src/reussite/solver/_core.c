@@ -1187,8 +1187,10 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
 
 /* How promising a position of a tableau game looks, for the beam: cards home (a completed
    suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
-   the face-up cards are ordered (a same-suit link counts more than a link of any suit). */
-static int evaluate(const Pos *p) {
+   the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
+   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). Only the
+   beam uses it. */
+static int evaluate(const Pos *p, int any_link) {
     const Spec *sp = p->sp;
     int e = 6 * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
@@ -1199,7 +1201,7 @@ static int evaluate(const Pos *p) {
             if (!(c[k] & UPF)) { e -= 5; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : 1;
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : any_link;
             else e -= 1;
         }
     }
@@ -1357,9 +1359,9 @@ static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
    positions where a deal is allowed (by evaluate) are dealt onto and seed the next stage. After
    the last deal a best-first search from all the seeds, then the exact search from each, look
    for a win. It proves nothing: it answers won (with a line that the engine replays) or
-   nothing, and the exact search then runs on what budget is left. Each try doubles the width
-   and quadruples the reach; the tries stop when one saw all it could (cx->cut not set). The
-   stages leave out the moves of beam_skip. */
+   nothing, and the exact search then runs on what budget is left. Tries grow (three
+   orderings a size, see beam_search) and stop when one saw all it could (cx->cut not set).
+   The stages leave out the moves of beam_skip. */
 
 typedef struct {
     int score;
@@ -1369,6 +1371,12 @@ typedef struct {
     Move *line;
     int linelen;
 } Cand;
+
+/* The current try's ordering: the weight of a link of another suit in the evaluation (1 or 0),
+   and whether positions of equal score are taken in an order drawn from a hash of the position
+   (salted per try) rather than newest first. */
+static __thread int beam_any_link = 1, beam_hash_ties = 0;
+static __thread uint64_t beam_salt = 0;
 
 static int snap_size(const Pos *p) {
     int n = 1;
@@ -1448,6 +1456,7 @@ typedef struct {
     int seed;         /* index of its seed in the stage's beam */
     Move m;
     int score;
+    uint32_t tie;     /* among equal scores, the higher first (then the newest) */
     size_t snap;      /* offset in the snapshot store */
 } Node;
 
@@ -1482,6 +1491,7 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
     nd->seed = seed;
     nd->m = m;
     nd->score = score;
+    nd->tie = beam_hash_ties ? (uint32_t)mix1(pos_key(p).a ^ beam_salt) : 0;
     nd->snap = st->used;
     snap_write(p, st->store + st->used);
     st->used += need;
@@ -1489,7 +1499,9 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
 }
 
 static inline int heap_better(const Stage *st, int a, int b) {
-    return st->v[a].score > st->v[b].score || (st->v[a].score == st->v[b].score && a > b);
+    if (st->v[a].score != st->v[b].score) return st->v[a].score > st->v[b].score;
+    if (st->v[a].tie != st->v[b].tie) return st->v[a].tie > st->v[b].tie;
+    return a > b;
 }
 
 static int heap_push(Stage *st, int node) {
@@ -1553,7 +1565,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
         table_add(&cx->table, pos_key(p));
-        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p));
+        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p, beam_any_link));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
         if (stock_allowed(p) &&
             beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
@@ -1582,7 +1594,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (added > 0) {
                 visited++;
                 (*states)++;
-                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p));
+                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p, beam_any_link));
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
                 int sc = st.v[child].score;
                 if (stock_allowed(p) && next->n == next->width && sc <= next->v[next->worst].score)
@@ -1705,17 +1717,28 @@ end:
     return result;
 }
 
-/* Beam tries of growing width and reach until a win or the budget's end. */
+/* Beam tries of growing width and reach until a win or the budget's end. Each size is tried
+   three ways, which win different deals: without a reward for links of another suit in the
+   evaluation (Spider 4 suits deal 8), with it (deal 19), and without it but with the ties of
+   equal score broken by a hash of the position, salted per try (Spider deal 35, Astrocyte deal
+   44), not newest first. Then the reach doubles and the width grows by the square root of 2
+   (8, 11, 16, 22, 32...). */
 static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
-    int width = 8;
     long long reach = 8000;
-    while (!spent(bud, *states)) {
+    int size = 0; /* reach 8,000 * 2^size, width 8 * 2^(size/2) */
+    for (int t = 0; !spent(bud, *states); t++) {
+        double w = (double)(8LL << (size / 2)) * (size & 1 ? 1.4142135623730951 : 1.0);
+        int width = w < 4096.0 ? (int)w : 4096;
         cx->cut = 0;
+        beam_any_link = t % 3 == 1;
+        beam_hash_ties = t % 3 == 2;
+        beam_salt = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
         int r = beam_try(root, cx, width, reach, bud, states, won);
+        beam_any_link = 1;
+        beam_hash_ties = 0;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
-        if (width < 4096) width *= 2;
-        reach *= 4;
+        if (t % 3 == 2) { reach *= 2; size++; }
     }
     return 0;
 }
