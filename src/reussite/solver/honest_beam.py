@@ -1,0 +1,294 @@
+"""The honest player of the Spider-type games: determinized planning with the C core's beam.
+
+In the games whose stock deals a row onto the tableau (Spider in 1, 2 or 4 suits, Astrocyte,
+Fred's Spider) the sampling player of :mod:`.honest` judges each step with small searches that
+never see a sample's win: the beam, which wins most full-information deals of these games, needs
+about 100,000 positions. This player spends its budget the other way round:
+
+- **Samples.** ``samples`` positions that look exactly like the game to the player, the unseen
+  cards (face down, and the stock) dealt at random (:func:`.honest.sample_position`, seeded).
+- **Plans.** On each sample the full-information solver (the beam first) looks for a winning
+  line on ``states`` positions: the sample's *plan*.
+- **Votes.** The move played is the first move of the most plans (ties: the move that looks best
+  from visible information, ``hints.visible_score``); a move leading back to a view already seen
+  is left for the next one.
+- **Following.** After the move, each sample plays it too. A sample whose plan started with it
+  keeps the rest of its plan; another keeps its plan with that move taken out when the plan
+  still wins so (replayed through the engine), else its plan is dropped.
+- **Reveals.** When a card is turned up (a move uncovers it, or the stock deals a row), each
+  sample is *repaired*: where its guess differs from the card now seen, that card is swapped in
+  from one of the sample's face-down places (so the sample again looks exactly like the game and
+  holds the same cards), and a repaired sample's plan is kept only when it still wins when
+  replayed. Plans are searched again only when fewer than half the samples have one: in practice
+  after most reveals, and rarely in between.
+- When no sample has a plan (the searches found no win), the player plays the move that looks
+  best from visible information, and gives up after ``patience`` moves without progress.
+
+It reads only the player view: samples and repairs are built from :meth:`Position.player_view`
+(face-up cards, and how many cards lie face down where), legal moves depend on nothing else, and
+its random choices come from a generator seeded from the deal's seed alone. Nothing in a
+Spider-type game is turned face down again, so there is nothing to remember beyond the view.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from reussite.cards import UP, parse_card
+from reussite.engine import FLIP, Position, RawMove
+from reussite.rules import GameRules, StockAction
+from reussite.solver import core
+from reussite.solver.honest import HonestGame, sample_position, visible_key
+
+_TRACE = bool(os.environ.get("REUSSITE_TRACE"))
+
+
+@dataclass(frozen=True)
+class BeamEffort:
+    """How hard the planning player thinks.
+
+    ``samples``: samples of the hidden cards (each with its own plan, once searched).
+    ``plans``: the plans wanted before a move (searches stop when that many samples have
+    one). ``states`` bounds each plan's search in positions (the same play on any machine),
+    ``time_limit`` in seconds (of CPU time with ``cpu``); either may be None, not both. Each
+    sample is searched first on a ninth of that, then a third, then all of it, as long as
+    plans are wanted (most samples are won on a small budget or not at all)."""
+
+    samples: int = 6
+    plans: int = 2
+    states: int | None = 300_000
+    time_limit: float | None = None
+    cpu: bool = True
+
+    def levels(self) -> list[tuple[float | None, int | None]]:
+        """The budgets of the successive searches of one sample: (seconds, positions)."""
+        out: list[tuple[float | None, int | None]] = []
+        for share in (9, 3, 1):
+            seconds = None if self.time_limit is None else self.time_limit / share
+            states = None if self.states is None else max(100_000, self.states // share)
+            if not out or out[-1] != (seconds, states):
+                out.append((seconds, states))
+        return out
+
+
+def plays_with_beam(rules: GameRules) -> bool:
+    """The games this player is for: the stock deals a row onto the tableau, never redealt
+    (Spider in 1, 2 or 4 suits, Astrocyte, Fred's Spider), and the C core is built."""
+    st = rules.stock
+    return (st.action is StockAction.DEAL_TO_TABLEAU and rules.tableau is not None
+            and core.available())
+
+
+def view_cards(pos: Position) -> list[list[int | None]]:
+    """The player view as cards: each place's card (face-up bit set), or None when face down."""
+    view = pos.player_view()
+    return [[None if not isinstance(e["card"], str) else parse_card(e["card"]) | UP
+             for e in view[pid]] for pid in pos.layout.ids]
+
+
+def wins(pos: Position, plan: list[RawMove]) -> bool:
+    """``plan`` is legal move by move from ``pos`` and wins (``pos`` is left as it was)."""
+    played = 0
+    ok = True
+    for m in plan:
+        if m not in pos.raw_moves():
+            ok = False
+            break
+        pos.push_raw(m)
+        played += 1
+    ok = ok and pos.is_won()
+    for _ in range(played):
+        pos.pop()
+    return ok
+
+
+class Sample:
+    """One guess of the hidden cards, kept in step with the game, and its plan."""
+
+    __slots__ = ("plan", "pos", "tried")
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.plan: list[RawMove] | None = None
+        self.tried = 0
+        """The budget levels searched without a win since the last card turned up (not
+        searched again on them before the next)."""
+
+    def repair(self, view: list[list[int | None]]) -> bool:
+        """Make the sample look like ``view`` again after a move that turned cards up: each
+        wrong guess is swapped with the card seen, taken from a place of the sample that is
+        face down in the view or also guessed wrong (the first such place, pile by pile).
+        True when anything changed."""
+        piles = self.pos.piles
+        changed = False
+        for pile, seen in zip(piles, view, strict=True):
+            for k, c in enumerate(seen):
+                if c is None or pile[k] == c:
+                    continue
+                j, q = next((j, q) for j, p in enumerate(piles) for q, d in enumerate(p)
+                            if d & ~UP == c & ~UP and view[j][q] != d)
+                other = view[j][q]
+                piles[j][q] = pile[k] & ~UP if other is None else pile[k] | UP
+                pile[k] = c
+                changed = True
+        return changed
+
+
+class BeamPlayer:
+    """The planning player (see the module's docstring): :meth:`choose` a move, play it, then
+    :meth:`follow` the position after it."""
+
+    def __init__(self, pos: Position, effort: BeamEffort = BeamEffort(), seed: int = 0) -> None:
+        self.effort = effort
+        self.rng = random.Random(seed)
+        self.samples = [Sample(sample_position(pos, self.rng)) for _ in range(effort.samples)]
+        self.states = 0
+        self.searches = 0
+        self.planless = 0
+        """Decisions in a row where every sample was searched and none had a plan."""
+
+    def _plan(self, s: Sample, level: int) -> None:
+        seconds, states = self.effort.levels()[level]
+        status, line, spent = core.solve_raw(s.pos, seconds, states, False, True,
+                                             self.effort.cpu)
+        self.states += spent
+        self.searches += 1
+        s.plan = line if status == "won" else None
+        s.tried = level + 1
+
+    def ranked(self, pos: Position) -> list[tuple[int, RawMove]]:
+        """The first moves of the samples' plans with their votes, most votes first. Samples
+        without a plan are searched first while fewer than ``plans`` have one (each on the
+        smallest budget it has not failed yet, see :meth:`BeamEffort.levels`)."""
+        from reussite.solver.hints import visible_score
+
+        want = min(self.effort.plans, len(self.samples))
+        before = self.searches
+        for level in range(len(self.effort.levels())):
+            for s in self.samples:
+                if sum(1 for t in self.samples if t.plan) >= want:
+                    break
+                if s.plan is None and s.tried <= level:
+                    self._plan(s, level)
+        votes = Counter(s.plan[0] for s in self.samples if s.plan)
+        searched = self.searches > before
+        self.planless = 0 if votes else self.planless + int(searched)
+        return sorted(((v, m) for m, v in votes.items()),
+                      key=lambda vm: (-vm[0], -visible_score(pos, vm[1]), vm[1]))
+
+    def follow(self, pos: Position) -> None:
+        """Take in the move just played in ``pos`` (what it turned up included)."""
+        move = pos.history[-1][0]
+        flipped = any(op[0] == FLIP for op in pos.history[-1][1])
+        view = view_cards(pos)
+        shape = [len(p) for p in view]
+        for s in self.samples:
+            s.pos.push_raw(move)
+            if flipped:
+                s.tried = 0
+            if [len(p) for p in s.pos.piles] != shape:
+                # A card dealt from the stock completed a suit in the sample only, or in the
+                # game only (collected at once in Spider): a new sample.
+                s.pos, s.plan = sample_position(pos, self.rng), None
+                continue
+            changed = s.repair(view)
+            plan = s.plan
+            if plan is None:
+                continue
+            if not changed and plan[0] == move:
+                s.plan = plan[1:]
+                continue
+            if plan[0] == move:
+                rest = plan[1:]
+            elif move in plan:
+                i = plan.index(move)
+                rest = plan[:i] + plan[i + 1:]
+            else:
+                s.plan = None
+                continue
+            s.plan = rest if wins(s.pos, rest) else None
+
+
+def beam_move(pos: Position, effort: BeamEffort = BeamEffort(), *,
+              seed: int = 0) -> RawMove | None:
+    """The planning player's move from ``pos`` as a player who sees it for the first time (its
+    samples drawn from this view alone), or None when no move is legal."""
+    legal = pos.raw_moves()
+    if not legal:
+        return None
+    ranked = [m for _, m in BeamPlayer(pos, effort, seed).ranked(pos) if m in legal]
+    if ranked:
+        return ranked[0]
+    from reussite.solver.hints import quick_move
+
+    return quick_move(pos)
+
+
+def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: int = 0,
+                   max_moves: int = 5_000, patience: int = 300,
+                   give_up: int = 3) -> HonestGame:
+    """Play ``pos`` (a copy) to the end as the planning player; ``won`` or ``lost``.
+
+    Lost when no move is legal, at a clear end, when every legal move leads back to a view
+    already seen, after ``patience`` moves in a row that brought no card home, turned no card
+    up and dealt nothing, or when ``give_up`` times in a row every sample was searched
+    and none was won (it resigns: the searches cost the most where nothing is found).
+    ``seconds`` is CPU time."""
+    from reussite.solver.hints import visible_score
+    from reussite.solver.honest import _progress_mark
+    from reussite.solver.search import is_stuck
+
+    start = time.process_time()
+    pos = pos.copy()
+    player = BeamPlayer(pos, effort, seed)
+    seen: set[tuple[object, ...]] = {visible_key(pos)}
+    progress: tuple[int, ...] = _progress_mark(pos)
+    progress_turn = turn = detours = 0
+    ending = "too long"
+    while not pos.is_won():
+        if turn >= max_moves:
+            break
+        if turn - progress_turn >= patience:
+            ending = "no progress"
+            break
+        if is_stuck(pos, max_states=300):
+            ending = "no move"
+            break
+        legal = pos.raw_moves()
+        ranked = [m for _, m in player.ranked(pos) if m in legal]
+        if player.planless >= give_up:
+            ending = "no plan"
+            break
+        legal.sort(key=lambda m: (-visible_score(pos, m), m))
+        chosen = None
+        for k, m in enumerate(ranked + legal):
+            pos.push_raw(m)
+            key = visible_key(pos)
+            pos.pop()
+            if key not in seen:
+                chosen = m
+                seen.add(key)
+                detours += int(k > 0 and bool(ranked))
+                break
+        if chosen is None:
+            ending = "loop"
+            break
+        pos.push_raw(chosen)
+        player.follow(pos)
+        turn += 1
+        if _TRACE:
+            print(turn, pos.foundation_cards, _progress_mark(pos), player.searches,
+                  sum(1 for s in player.samples if s.plan), round(time.process_time() - start, 1),
+                  flush=True)
+        mark = _progress_mark(pos)
+        if any(a < b for a, b in zip(mark, progress, strict=True)):
+            progress = tuple(min(a, b) for a, b in zip(mark, progress, strict=True))
+            progress_turn = turn
+    won = pos.is_won()
+    return HonestGame("won" if won else "lost", len(pos.history), player.states,
+                      time.process_time() - start, "won" if won else ending,
+                      pos.foundation_cards, detours)
