@@ -63,6 +63,9 @@ class BeamEffort:
     states: int | None = 300_000
     time_limit: float | None = None
     cpu: bool = True
+    follow_leader: bool = True
+    """Between two cards turned up, follow the plan of the sample whose first move won the
+    last vote (no votes, no searches) rather than vote again after each move."""
 
     def levels(self) -> list[tuple[float | None, int | None]]:
         """The budgets of the successive searches of one sample: (seconds, positions)."""
@@ -150,6 +153,8 @@ class BeamPlayer:
         self.searches = 0
         self.planless = 0
         """Decisions in a row where every sample was searched and none had a plan."""
+        self.leader: Sample | None = None
+        """The sample whose plan the player follows until a card turns up."""
 
     def _plan(self, s: Sample, level: int) -> None:
         seconds, states = self.effort.levels()[level]
@@ -166,6 +171,9 @@ class BeamPlayer:
         smallest budget it has not failed yet, see :meth:`BeamEffort.levels`)."""
         from reussite.solver.hints import visible_score
 
+        lead = self.leader
+        if lead is not None and lead.plan:
+            return [(len(self.samples), lead.plan[0])]
         want = min(self.effort.plans, len(self.samples))
         before = self.searches
         for level in range(len(self.effort.levels())):
@@ -177,13 +185,18 @@ class BeamPlayer:
         votes = Counter(s.plan[0] for s in self.samples if s.plan)
         searched = self.searches > before
         self.planless = 0 if votes else self.planless + int(searched)
-        return sorted(((v, m) for m, v in votes.items()),
-                      key=lambda vm: (-vm[0], -visible_score(pos, vm[1]), vm[1]))
+        ranked = sorted(((v, m) for m, v in votes.items()),
+                        key=lambda vm: (-vm[0], -visible_score(pos, vm[1]), vm[1]))
+        if ranked and self.effort.follow_leader:
+            self.leader = next(s for s in self.samples if s.plan and s.plan[0] == ranked[0][1])
+        return ranked
 
     def follow(self, pos: Position) -> None:
         """Take in the move just played in ``pos`` (what it turned up included)."""
         move = pos.history[-1][0]
         flipped = any(op[0] == FLIP for op in pos.history[-1][1])
+        if flipped:
+            self.leader = None
         view = view_cards(pos)
         shape = [len(p) for p in view]
         for s in self.samples:
@@ -211,6 +224,8 @@ class BeamPlayer:
                 s.plan = None
                 continue
             s.plan = rest if wins(s.pos, rest) else None
+        if self.leader is not None and not self.leader.plan:
+            self.leader = None
 
 
 def beam_move(pos: Position, effort: BeamEffort = BeamEffort(), *,
