@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -40,6 +41,8 @@ class DealOutcome:
     moves: int
     cpu_seconds: float = 0.0
     """CPU seconds of the process for this deal (the whole game, for the honest player)."""
+    ending: str = ""
+    """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
 
 
 def uses_beam(game_id: str, method: str) -> bool:
@@ -76,7 +79,7 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
             effort = honest_effort(time_limit, states, samples)
             played = play_honest_game(pos, effort, seed=number)
         return DealOutcome(number, played.status, played.states, played.seconds,
-                           played.moves, time.process_time() - cpu)
+                           played.moves, time.process_time() - cpu, played.ending)
     result = solve(pos, time_limit=time_limit, max_states=states)
     if result.status == "won":
         check_win(pos, result.raw_line)
@@ -220,6 +223,7 @@ class Tally:
             "moves": moves,
             "cpu_seconds_per_move": cpu / moves if moves else 0.0,
             "won_numbers": [o.number for o in self.outcomes if o.status == "won"],
+            "endings": dict(Counter(o.ending for o in self.outcomes if o.ending)),
         }
 
 
