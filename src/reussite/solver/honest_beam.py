@@ -63,6 +63,9 @@ class BeamEffort:
     states: int | None = 300_000
     time_limit: float | None = None
     cpu: bool = True
+    robust: bool = True
+    """At a vote, the plan that turns up the most cards on the other samples (replayed until
+    its first illegal move there) leads, before the plan with the most votes."""
     follow_leader: bool = True
     """Between two cards turned up, follow the plan of the sample whose first move won the
     last vote (no votes, no searches) rather than vote again after each move."""
@@ -107,6 +110,23 @@ def wins(pos: Position, plan: list[RawMove]) -> bool:
     for _ in range(played):
         pos.pop()
     return ok
+
+
+def reveals(pos: Position, plan: list[RawMove]) -> int:
+    """How many cards ``plan`` turns up in ``pos`` before its first illegal move (all of
+    them, and one more, when it wins there); ``pos`` is left as it was. A plan searched on one
+    sample that goes far on the others leans little on that sample's guesses."""
+    played = turned = 0
+    for m in plan:
+        if m not in pos.raw_moves():
+            break
+        pos.push_raw(m)
+        played += 1
+        turned += sum(1 for op in pos.history[-1][1] if op[0] == FLIP)
+    turned += int(pos.is_won())
+    for _ in range(played):
+        pos.pop()
+    return turned
 
 
 class Sample:
@@ -185,10 +205,20 @@ class BeamPlayer:
         votes = Counter(s.plan[0] for s in self.samples if s.plan)
         searched = self.searches > before
         self.planless = 0 if votes else self.planless + int(searched)
+        reach: dict[RawMove, tuple[int, Sample]] = {}
+        if self.effort.robust:
+            for s in self.samples:
+                if s.plan:
+                    r = sum(reveals(t.pos, s.plan) for t in self.samples if t is not s)
+                    if s.plan[0] not in reach or r > reach[s.plan[0]][0]:
+                        reach[s.plan[0]] = (r, s)
         ranked = sorted(((v, m) for m, v in votes.items()),
-                        key=lambda vm: (-vm[0], -visible_score(pos, vm[1]), vm[1]))
+                        key=lambda vm: (-reach.get(vm[1], (0, None))[0], -vm[0],
+                                        -visible_score(pos, vm[1]), vm[1]))
         if ranked and self.effort.follow_leader:
-            self.leader = next(s for s in self.samples if s.plan and s.plan[0] == ranked[0][1])
+            top = ranked[0][1]
+            self.leader = reach[top][1] if top in reach else next(
+                s for s in self.samples if s.plan and s.plan[0] == top)
         return ranked
 
     def follow(self, pos: Position) -> None:
