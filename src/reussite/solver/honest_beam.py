@@ -7,11 +7,16 @@ about 100,000 positions. This player spends its budget the other way round:
 
 - **Samples.** ``samples`` positions that look exactly like the game to the player, the unseen
   cards (face down, and the stock) dealt at random (:func:`.honest.sample_position`, seeded).
-- **Plans.** On each sample the full-information solver (the beam first) looks for a winning
-  line on ``states`` positions: the sample's *plan*.
-- **Votes.** The move played is the first move of the most plans (ties: the move that looks best
-  from visible information, ``hints.visible_score``); a move leading back to a view already seen
-  is left for the next one.
+- **Plans.** On a sample the full-information solver (the beam first) looks for a winning line
+  (the sample's *plan*), on a ninth, a third, then all of ``states`` positions, until ``plans``
+  samples have one (:meth:`BeamEffort.levels`).
+- **Votes, then a leader.** When a card has turned up, the plans vote: the plan that turns up
+  the most cards when replayed on the *other* samples (until its first illegal move there: it
+  leans least on its own sample's guesses) leads, then the plan whose first move has the most
+  votes, then the move that looks best from visible information (``hints.visible_score``).
+  Until the next card turns up, the player plays the leader's plan move by move (those moves
+  reveal nothing), with no vote and no search; a move leading back to a view already seen is
+  left for the next one.
 - **Following.** After the move, each sample plays it too. A sample whose plan started with it
   keeps the rest of its plan; another keeps its plan with that move taken out when the plan
   still wins so (replayed through the engine), else its plan is dropped.
@@ -19,10 +24,11 @@ about 100,000 positions. This player spends its budget the other way round:
   sample is *repaired*: where its guess differs from the card now seen, that card is swapped in
   from one of the sample's face-down places (so the sample again looks exactly like the game and
   holds the same cards), and a repaired sample's plan is kept only when it still wins when
-  replayed. Plans are searched again only when fewer than half the samples have one: in practice
-  after most reveals, and rarely in between.
+  replayed. So plans are searched after reveals (nearly every reveal changes every sample), not
+  after every move.
 - When no sample has a plan (the searches found no win), the player plays the move that looks
-  best from visible information, and gives up after ``patience`` moves without progress.
+  best from visible information; it resigns when that happened after ``give_up`` reveals in a
+  row, or after ``patience`` moves without progress.
 
 It reads only the player view: samples and repairs are built from :meth:`Position.player_view`
 (face-up cards, and how many cards lie face down where), legal moves depend on nothing else, and
@@ -32,7 +38,6 @@ Spider-type game is turned face down again, so there is nothing to remember beyo
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections import Counter
@@ -43,8 +48,6 @@ from reussite.engine import FLIP, Position, RawMove
 from reussite.rules import GameRules, StockAction
 from reussite.solver import core
 from reussite.solver.honest import HonestGame, sample_position, visible_key
-
-_TRACE = bool(os.environ.get("REUSSITE_TRACE"))
 
 
 @dataclass(frozen=True)
@@ -96,26 +99,9 @@ def view_cards(pos: Position) -> list[list[int | None]]:
              for e in view[pid]] for pid in pos.layout.ids]
 
 
-def wins(pos: Position, plan: list[RawMove]) -> bool:
-    """``plan`` is legal move by move from ``pos`` and wins (``pos`` is left as it was)."""
-    played = 0
-    ok = True
-    for m in plan:
-        if m not in pos.raw_moves():
-            ok = False
-            break
-        pos.push_raw(m)
-        played += 1
-    ok = ok and pos.is_won()
-    for _ in range(played):
-        pos.pop()
-    return ok
-
-
-def reveals(pos: Position, plan: list[RawMove]) -> int:
-    """How many cards ``plan`` turns up in ``pos`` before its first illegal move (all of
-    them, and one more, when it wins there); ``pos`` is left as it was. A plan searched on one
-    sample that goes far on the others leans little on that sample's guesses."""
+def replay(pos: Position, plan: list[RawMove]) -> tuple[bool, int]:
+    """Play ``plan`` from ``pos`` until its first illegal move: whether it was legal to the end
+    and won, and how many cards it turned up (``pos`` is left as it was)."""
     played = turned = 0
     for m in plan:
         if m not in pos.raw_moves():
@@ -123,10 +109,23 @@ def reveals(pos: Position, plan: list[RawMove]) -> int:
         pos.push_raw(m)
         played += 1
         turned += sum(1 for op in pos.history[-1][1] if op[0] == FLIP)
-    turned += int(pos.is_won())
+    won = played == len(plan) and pos.is_won()
     for _ in range(played):
         pos.pop()
-    return turned
+    return won, turned
+
+
+def wins(pos: Position, plan: list[RawMove]) -> bool:
+    """``plan`` is legal move by move from ``pos`` and wins (``pos`` is left as it was)."""
+    return replay(pos, plan)[0]
+
+
+def reveals(pos: Position, plan: list[RawMove]) -> int:
+    """How many cards ``plan`` turns up in ``pos`` before its first illegal move (all of
+    them, and one more, when it wins there). A plan searched on one sample that goes far on
+    the others leans little on that sample's guesses."""
+    won, turned = replay(pos, plan)
+    return turned + int(won)
 
 
 class Sample:
@@ -325,10 +324,6 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
         pos.push_raw(chosen)
         player.follow(pos)
         turn += 1
-        if _TRACE:
-            print(turn, pos.foundation_cards, _progress_mark(pos), player.searches,
-                  sum(1 for s in player.samples if s.plan), round(time.process_time() - start, 1),
-                  flush=True)
         mark = _progress_mark(pos)
         if any(a < b for a, b in zip(mark, progress, strict=True)):
             progress = tuple(min(a, b) for a, b in zip(mark, progress, strict=True))
