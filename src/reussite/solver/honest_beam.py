@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from reussite.cards import UP, parse_card
-from reussite.engine import FLIP, Position, RawMove
+from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, StockAction
 from reussite.solver import core
 from reussite.solver.honest import HonestGame, sample_position, visible_key
@@ -101,14 +101,16 @@ def view_cards(pos: Position) -> list[list[int | None]]:
 
 def replay(pos: Position, plan: list[RawMove]) -> tuple[bool, int]:
     """Play ``plan`` from ``pos`` until its first illegal move: whether it was legal to the end
-    and won, and how many cards it turned up (``pos`` is left as it was)."""
+    and won, and how many face-down cards of the tableau it turned up (not the stock's: a deal
+    turns up a row whatever the cards; ``pos`` is left as it was)."""
     played = turned = 0
     for m in plan:
         if m not in pos.raw_moves():
             break
         pos.push_raw(m)
         played += 1
-        turned += sum(1 for op in pos.history[-1][1] if op[0] == FLIP)
+        if m != STOCK_RAW:
+            turned += sum(1 for op in pos.history[-1][1] if op[0] == FLIP)
     won = played == len(plan) and pos.is_won()
     for _ in range(played):
         pos.pop()
@@ -121,9 +123,10 @@ def wins(pos: Position, plan: list[RawMove]) -> bool:
 
 
 def reveals(pos: Position, plan: list[RawMove]) -> int:
-    """How many cards ``plan`` turns up in ``pos`` before its first illegal move (all of
-    them, and one more, when it wins there). A plan searched on one sample that goes far on
-    the others leans little on that sample's guesses."""
+    """How many face-down cards ``plan`` turns up in ``pos`` before its first illegal move (and
+    one more when it wins there). A plan searched on one sample that goes far on the others
+    leans little on that sample's guesses; one that deals from the stock early, counting on
+    its sample's stock, goes no further on the others than the deal."""
     won, turned = replay(pos, plan)
     return turned + int(won)
 
