@@ -111,3 +111,20 @@ def test_an_unknown_clock_is_a_clear_error(capsys: pytest.CaptureFixture[str],
     monkeypatch.delenv("REUSSITE_SOLVER_CLOCK", raising=False)
     code, out, err = run(capsys, "winrate", "klondike", "--deals", "1-2", "--clock", "sundial")
     assert code == 2 and "--clock is wall or cpu" in err and "Traceback" not in err
+
+
+def test_winrate_method_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "winrate", "spider", "--deals", "1-2", "--player", "honest",
+                       "--method", "oracle")
+    assert code == 2 and "--method is one of auto, sample, beam" in err
+
+
+def test_the_planning_player_is_for_spider_type_games() -> None:
+    from reussite.solver.batch import Tally, uses_beam
+
+    assert all(uses_beam(g, "auto") for g in ("spider", "spider-2-suits", "astrocyte",
+                                              "freds-spider"))
+    assert not any(uses_beam(g, "auto") for g in ("klondike", "quadrennial", "leap-year"))
+    assert not uses_beam("spider", "sample") and uses_beam("klondike", "beam")
+    text = Tally("spider", "honest", None, 300_000, 6).budget()
+    assert text == "planning (beam), 300,000 positions per plan, 6 samples"

@@ -226,3 +226,41 @@ def test_the_effort_options_see_only_what_the_player_has_seen() -> None:
                     streamlined=True)
     ranked = [ranked_steps(p, effort, seed=3, memory=Memory.of(p)) for p in (pos, twin)]
     assert ranked[0] and ranked[0] == ranked[1]
+
+
+@pytest.mark.parametrize(("game", "number"), [("spider", 2), ("astrocyte", 3)])
+def test_the_planning_player_never_reads_a_face_down_card(game: str, number: int) -> None:
+    """Two positions that look the same to the player, their hidden cards (face down and in
+    the stock) dealt differently: the planning player of Spider-type games (its samples, the
+    beam's plans on them, their votes) makes the same move in both."""
+    from reussite.solver.honest_beam import BeamEffort, BeamPlayer, beam_move
+
+    pos = Position.deal(get_game(game), number)
+    twin = hidden_swapped(pos)
+    twin.piles[0].reverse()  # the stock's order too
+    assert twin.player_view() == pos.player_view() and twin != pos
+    effort = BeamEffort(samples=3, plans=2, states=100_000)
+    moves = [beam_move(p, effort, seed=5) for p in (pos, twin)]
+    assert moves[0] is not None and moves[0] == moves[1] and moves[0] in pos.raw_moves()
+    players = [BeamPlayer(p, effort, seed=5) for p in (pos, twin)]
+    assert [s.pos for s in players[0].samples] == [s.pos for s in players[1].samples]
+    assert players[0].ranked(pos) == players[1].ranked(twin)
+    assert pos == Position.deal(get_game(game), number) and not pos.history  # left untouched
+
+
+def test_the_planning_player_repairs_its_samples_as_cards_turn_up() -> None:
+    """After each move every sample looks like the game again (the cards turned up swapped
+    in), and holds the deck's cards."""
+    from reussite.solver.honest_beam import BeamEffort, BeamPlayer
+
+    pos = Position.deal(get_game("spider"), 4)
+    player = BeamPlayer(pos, BeamEffort(samples=3, plans=1, states=100_000), seed=2)
+    deck = Counter(c & ~UP for p in pos.piles for c in p)
+    for _ in range(12):
+        ranked = player.ranked(pos)
+        move = ranked[0][1] if ranked else pos.raw_moves()[0]
+        pos.push_raw(move)
+        player.follow(pos)
+        for s in player.samples:
+            assert s.pos.player_view() == pos.player_view()
+            assert Counter(c & ~UP for p in s.pos.piles for c in p) == deck

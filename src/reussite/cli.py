@@ -238,11 +238,16 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
             effort: Annotated[list[str] | None, typer.Option(
                 "--effort", help="Honest player: NAME=VALUE, another field of its Effort "
                 "(close, more_samples, streamlined...; docs/solver.md)")] = None,
+            method: Annotated[str, typer.Option(
+                "--method", help="Honest player: sample (judge each move on samples), beam "
+                "(plan a win on each sample with the beam, follow the plans' votes; "
+                "--states/--time-limit then bound each plan's search), auto (beam in "
+                "Spider-type games, else sample)")] = "auto",
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import PLAYERS, Tally, decide_many, parse_effort
+    from reussite.solver.batch import METHODS, PLAYERS, Tally, decide_many, parse_effort
 
     _check_game(game)
     numbers = _parse_deals(deals)
@@ -251,6 +256,8 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--jobs is at least 1: {jobs}")
     if player not in PLAYERS:
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
+    if method not in METHODS:
+        raise CliError(f"--method is one of {', '.join(METHODS)}: {method!r}")
     if states is not None and states < 1 or samples is not None and samples < 1:
         raise CliError("--states and --samples are at least 1")
     try:
@@ -258,13 +265,14 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     except ValueError as e:
         raise CliError(str(e)) from None
     _set_clock(clock)
-    tally = Tally(game, player, time_limit, states, samples, options=options)
+    tally = Tally(game, player, time_limit, states, samples, options=options,
+                  method=method)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=as_json) as progress:
         task = progress.add_task(f"{game} ({player})", total=len(numbers))
         for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples,
-                                   options):
+                                   options, method):
             tally.add(outcome)
             progress.update(task, advance=1, description=(
                 f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"
@@ -279,7 +287,9 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         f"{CATALOGUE[game].name}, deals {deals}, {player} player, {tally.budget()}: "
         f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}; "
         f"win rate {100 * rate:.1f} % "
-        f"(95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+        f"(95 % interval {100 * low:.1f}-{100 * high:.1f} %); "
+        f"{summary['cpu_seconds_per_deal']:.1f} CPU s per deal, "
+        f"{summary['cpu_seconds_per_move']:.3f} per move")
 
 
 winnable_app = typer.Typer(help="The lists of deals proved winnable, shipped with the package.",

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import math
+import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -18,8 +20,14 @@ from reussite.games import get_game
 
 if TYPE_CHECKING:
     from reussite.solver.honest import Effort
+    from reussite.solver.honest_beam import BeamEffort
 
 PLAYERS = ("full", "honest")
+METHODS = ("auto", "sample", "beam")
+"""How the honest player thinks: ``sample`` judges each step on samples (:mod:`.honest`),
+``beam`` plans a win on each sample with the beam and follows the plans' votes
+(:mod:`.honest_beam`); ``auto`` is ``beam`` in the games it is for (Spider-type: the stock
+deals onto the tableau), else ``sample``."""
 
 
 @dataclass
@@ -31,6 +39,19 @@ class DealOutcome:
     states: int
     seconds: float
     moves: int
+    cpu_seconds: float = 0.0
+    """CPU seconds of the process for this deal (the whole game, for the honest player)."""
+    ending: str = ""
+    """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
+
+
+def uses_beam(game_id: str, method: str) -> bool:
+    """The honest player of ``method`` (see :data:`METHODS`) is the planning one here."""
+    from reussite.games import CATALOGUE
+    from reussite.solver.honest_beam import plays_with_beam
+
+    return method == "beam" or (method == "auto" and game_id in CATALOGUE
+                                and plays_with_beam(CATALOGUE[game_id]))
 
 
 EffortOptions = tuple[tuple[str, float], ...]
@@ -40,27 +61,52 @@ EffortOptions = tuple[tuple[str, float], ...]
 
 def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
            states: int | None = None, samples: int | None = None,
-           options: EffortOptions = ()) -> DealOutcome:
+           options: EffortOptions = (), method: str = "auto") -> DealOutcome:
     """Solve one deal (``full``) or play it as the honest player does (``honest``).
 
-    ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``:
-    ``states`` positions for each search of a sample (:class:`.honest.Effort`), else
-    ``time_limit`` seconds for each move; ``samples`` samples per move; ``options`` other
-    fields of the effort.
+    ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``
+    (``method`` ``sample``): ``states`` positions for each search of a sample
+    (:class:`.honest.Effort`), else ``time_limit`` seconds for each move; ``samples`` samples
+    per move; ``options`` other fields of the effort. ``honest`` (``method`` ``beam``):
+    ``states`` positions, else ``time_limit`` seconds, for the search of each sample's plan
+    (:class:`.honest_beam.BeamEffort`).
     """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
 
     pos = Position.deal(get_game(game_id), number)
+    cpu = time.process_time()
     if player == "honest":
-        effort = honest_effort(time_limit, states, samples, options)
-        played = play_honest_game(pos, effort, seed=number)
+        if uses_beam(game_id, method):
+            from reussite.solver.honest_beam import play_beam_game
+
+            played = play_beam_game(pos, beam_effort(time_limit, states, samples), seed=number)
+        else:
+            effort = honest_effort(time_limit, states, samples, options)
+            played = play_honest_game(pos, effort, seed=number)
         return DealOutcome(number, played.status, played.states, played.seconds,
-                           played.moves)
+                           played.moves, time.process_time() - cpu, played.ending)
     result = solve(pos, time_limit=time_limit, max_states=states)
     if result.status == "won":
         check_win(pos, result.raw_line)
-    return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves))
+    return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves),
+                       time.process_time() - cpu)
+
+
+def beam_effort(time_limit: float | None, states: int | None,
+                samples: int | None = None) -> BeamEffort:
+    """The planning player's effort for a run: ``states`` positions for each plan's search
+    (the same play on any machine), else ``time_limit`` seconds (CPU seconds with ``--clock
+    cpu``)."""
+    from reussite.solver.honest_beam import BeamEffort
+    from reussite.solver.search import budget_clock
+
+    effort = BeamEffort(cpu=budget_clock() == "cpu")
+    if states is not None:
+        effort = replace(effort, states=states)
+    else:
+        effort = replace(effort, states=None, time_limit=time_limit)
+    return effort if samples is None else replace(effort, samples=samples)
 
 
 def check_win(pos: Position, line: list[RawMove]) -> None:
@@ -120,7 +166,8 @@ def parse_effort(texts: Iterable[str]) -> EffortOptions:
     return tuple(out)
 
 
-Task = tuple[str, int, float | None, str, int | None, int | None, EffortOptions]
+Task = tuple[str, int, float | None, str, int | None, int | None, EffortOptions,
+             str]
 
 
 def _decide_args(args: Task) -> DealOutcome:
@@ -129,10 +176,10 @@ def _decide_args(args: Task) -> DealOutcome:
 
 def decide_many(game_id: str, numbers: Iterable[int], time_limit: float | None, jobs: int = 1,
                 player: str = "full", states: int | None = None,
-                samples: int | None = None,
-                options: EffortOptions = ()) -> Iterator[DealOutcome]:
+                samples: int | None = None, options: EffortOptions = (),
+                method: str = "auto") -> Iterator[DealOutcome]:
     """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
-    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples, options)
+    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples, options, method)
                          for n in numbers]
     if jobs <= 1:
         for t in tasks:
@@ -164,10 +211,18 @@ class Tally:
     samples: int | None = None
     outcomes: list[DealOutcome] = field(default_factory=list)
     options: EffortOptions = ()
+    method: str = "auto"
 
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
         honest = self.player == "honest"
+        if honest and uses_beam(self.game, self.method):
+            from reussite.solver.honest_beam import BeamEffort
+
+            per = (f"{self.states:,} positions" if self.states is not None
+                   else f"{self.time_limit:g} s")
+            return (f"planning (beam), {per} per plan, "
+                    f"{self.samples or BeamEffort().samples} samples")
         if self.states is not None:
             text = f"{self.states:,} positions" + (" per search" if honest else " per deal")
         else:
@@ -193,10 +248,14 @@ class Tally:
         n = len(self.outcomes)
         low, high = wilson_interval(won, n)
         seconds = sorted(o.seconds for o in self.outcomes)
+        cpu = sum(o.cpu_seconds for o in self.outcomes)
+        moves = sum(o.moves for o in self.outcomes)
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
             "effort": dict(self.options),
+            "method": ("beam" if uses_beam(self.game, self.method) else "sample")
+            if self.player == "honest" else None,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],
@@ -204,6 +263,12 @@ class Tally:
             "median_seconds": seconds[n // 2] if n else 0.0,
             "mean_seconds": sum(seconds) / n if n else 0.0,
             "states": sum(o.states for o in self.outcomes),
+            "cpu_seconds": cpu,
+            "cpu_seconds_per_deal": cpu / n if n else 0.0,
+            "moves": moves,
+            "cpu_seconds_per_move": cpu / moves if moves else 0.0,
+            "won_numbers": [o.number for o in self.outcomes if o.status == "won"],
+            "endings": dict(Counter(o.ending for o in self.outcomes if o.ending)),
         }
 
 
