@@ -171,12 +171,12 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
     assert pool.searches == 4 and hintpool._cpu_share() is None
     monkeypatch.setenv("REUSSITE_HINT_CPU", "0")
     assert hintpool._cpu_share() is None
-    # Unset: an eighth of the machine's cores (a quarter of a core on two).
+    # Unset: a twentieth of the machine's cores (a tenth of a core on two).
     monkeypatch.delenv("REUSSITE_HINT_CPU")
     monkeypatch.setattr(hintpool, "_cores", lambda: 2)
-    assert hintpool._cpu_share() == pytest.approx(0.25)
+    assert hintpool._cpu_share() == pytest.approx(0.1)
     monkeypatch.setattr(hintpool, "_cores", lambda: 16)
-    assert hintpool._cpu_share() == pytest.approx(2.0)
+    assert hintpool._cpu_share() == pytest.approx(0.8)
 
 
 def test_the_worker_says_what_its_search_cost() -> None:

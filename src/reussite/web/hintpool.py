@@ -13,15 +13,15 @@ scheduling priority is than the web process's. If the pool cannot answer within
 crowd asking for hints), the hint is the quick one, computed from the visible cards alone, at
 once. The pool keeps nothing between hints.
 
-``REUSSITE_HINT_CPU`` (a share of a core, say 0.25; ``off``: no limit; unset: an eighth of
-the machine's cores, ``DEFAULT_CPU_PER_CORE``, so 0.25 on two cores) bounds the CPU the
+``REUSSITE_HINT_CPU`` (a share of a core, say 0.25; ``off``: no limit; unset: a twentieth
+of the machine's cores, ``DEFAULT_CPU_PER_CORE``, so 0.1 on two cores) bounds the CPU the
 searches take on average: a token bucket of CPU seconds (``HINT_BURST`` at once, refilled at
 that share), each search charged what it took in its worker; while it is spent, hints are the
 quick ones. A crowd asking for hints then cannot take the CPU the moves need (the benchmark's
 players ask for one in 4% of their requests, and a search costs about 0.2 s of CPU: five
-cores' worth at 1,200 requests a second), while a few people asking now and then (under
-about one searched hint a second on two cores) always get the searched hint. Why an eighth
-of the machine by default: docs/hardening.md, "Hints under load".
+cores' worth at 1,200 requests a second), while a few people asking now and then (about one searched hint every two seconds on two
+cores, after a burst of about ten) always get the searched hint. Why a twentieth of the
+machine by default: docs/hardening.md, "Hints under load".
 ``REUSSITE_HINT_SCHED=idle`` runs the workers under Linux's ``SCHED_IDLE`` policy instead of a
 nice value (they run only when nothing else of the session wants the CPU).
 
@@ -112,9 +112,9 @@ def _hint_for(game: str, number: int, line: list[RawMove]) -> tuple[RawMove | No
     return suggest_move(pos), time.process_time() - start
 
 
-DEFAULT_CPU_PER_CORE = 0.125
-"""The hints' share of the machine when ``REUSSITE_HINT_CPU`` is unset: an eighth of its
-cores (a quarter of a core on two)."""
+DEFAULT_CPU_PER_CORE = 0.05
+"""The hints' share of the machine when ``REUSSITE_HINT_CPU`` is unset: a twentieth of its
+cores (a tenth of a core on two)."""
 
 
 def _cores() -> int:
