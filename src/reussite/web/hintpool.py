@@ -19,9 +19,9 @@ searches take on average: a token bucket of CPU seconds (``HINT_BURST`` at once,
 that share), each search charged what it took in its worker; while it is spent, hints are the
 quick ones. A crowd asking for hints then cannot take the CPU the moves need (the benchmark's
 players ask for one in 4% of their requests, and a search costs about 0.2 s of CPU: five
-cores' worth at 1,200 requests a second), while a few people asking now and then (about one searched hint every two seconds on two
-cores, after a burst of about ten) always get the searched hint. Why a twentieth of the
-machine by default: docs/hardening.md, "Hints under load".
+cores' worth at 1,200 requests a second), while a few people asking now and then (about
+one searched hint every two seconds on two cores, after a burst of about ten) always get the
+searched hint. Why a twentieth of the machine by default: docs/hardening.md, "Hints under load".
 ``REUSSITE_HINT_SCHED=idle`` runs the workers under Linux's ``SCHED_IDLE`` policy instead of a
 nice value (they run only when nothing else of the session wants the CPU).
 
