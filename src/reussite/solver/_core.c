@@ -2169,12 +2169,23 @@ static PyObject *piles_tuple(const Pos *p) {
     return t;
 }
 
-static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+/* The position of (spec, piles, redeals), its rules parsed into *sp (which it points to, so
+ * *sp must outlive it); NULL with a Python exception set. */
+static Pos *spec_pos(PyObject *spec, PyObject *piles, PyObject *redeals, Spec *sp) {
+    if (parse_spec(spec, sp)) return NULL;
+    return make_pos(sp, piles, redeals);
+}
+
+/* The same from a call's arguments (spec, piles, redeals). */
+static Pos *args_pos(PyObject *args, Spec *sp) {
     PyObject *spec, *piles, *redeals;
     if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
+    return spec_pos(spec, piles, redeals, sp);
+}
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = args_pos(args, &sp);
     if (!p) return NULL;
     Move *buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
     if (!buf) { free_pos(p); return PyErr_NoMemory(); }
@@ -2190,8 +2201,7 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals, *moves;
     if (!PyArg_ParseTuple(args, "OOOO", &spec, &piles, &redeals, &moves)) return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     PyObject *seq = PySequence_Fast(moves, "moves: a sequence of (src, dst, n)");
     if (!seq) { free_pos(p); return NULL; }
@@ -2221,8 +2231,7 @@ static PyObject *py_children(PyObject *self, PyObject *args) {
     int lops;
     if (!PyArg_ParseTuple(args, "OOOOi", &spec, &piles, &redeals, &lastm, &lops)) return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     Last last = {0, {0, 0, 0}, lops};
     if (lastm != Py_None) {
@@ -2259,8 +2268,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                           &best_line, &max_table, &ordering, &cpu, &streamlined))
         return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     Result res;
     memset(&res, 0, sizeof res);
@@ -2283,8 +2291,7 @@ static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
     long long max_states;
     if (!PyArg_ParseTuple(args, "OOOL", &spec, &piles, &redeals, &max_states)) return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     int r = stuck(p, max_states);
     free_pos(p);
@@ -2293,11 +2300,8 @@ static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
-    PyObject *spec, *piles, *redeals;
-    if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = args_pos(args, &sp);
     if (!p) return NULL;
     int r = proven_lost(p);
     free_pos(p);
@@ -2305,11 +2309,8 @@ static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_order_lost(PyObject *self, PyObject *args) {
-    PyObject *spec, *piles, *redeals;
-    if (!PyArg_ParseTuple(args, "OOO", &spec, &piles, &redeals)) return NULL;
     Spec sp;
-    if (parse_spec(spec, &sp)) return NULL;
-    Pos *p = make_pos(&sp, piles, redeals);
+    Pos *p = args_pos(args, &sp);
     if (!p) return NULL;
     int r = sp.order_bound && order_lost(p);
     free_pos(p);
