@@ -455,6 +455,59 @@ def _progress_mark(pos: Position) -> tuple[int, int, int]:
             len(pos.piles[0]) + (len(pos.piles[waste]) if waste >= 0 else 0))
 
 
+class Referee:
+    """What ends a game played by an honest player (both players of this package): too many
+    moves, ``patience`` moves in a row that brought no more cards home than ever before,
+    turned no card up and dealt nothing, a clear end, or every step considered leading back
+    to a view already seen (a loop)."""
+
+    def __init__(self, pos: Position, max_moves: int, patience: int) -> None:
+        self.max_moves = max_moves
+        self.patience = patience
+        self.seen: set[tuple[object, ...]] = {visible_key(pos)}
+        self.progress: tuple[int, ...] = _progress_mark(pos)
+        self.progress_turn = 0
+        self.turn = 0
+        self.detours = 0
+
+    def ending(self, pos: Position) -> str | None:
+        """Why the game ends before the next step, or None."""
+        from reussite.solver.search import is_stuck
+
+        if self.turn >= self.max_moves:
+            return "too long"
+        if self.turn - self.progress_turn >= self.patience:
+            return "no progress"
+        if is_stuck(pos, max_states=300):
+            return "no move"
+        return None
+
+    def first_unseen(self, pos: Position, steps: list[Step],
+                     detour_after: int = 1) -> Step | None:
+        """The first of ``steps`` that leads to a view not seen before (now seen), None when
+        there is none (a loop); a step chosen at index ``detour_after`` or later counts as a
+        detour."""
+        for k, step in enumerate(steps):
+            for m in step:
+                pos.push_raw(m)
+            key = visible_key(pos)
+            for _ in step:
+                pos.pop()
+            if key not in self.seen:
+                self.seen.add(key)
+                self.detours += int(k >= detour_after)
+                return step
+        return None
+
+    def moved(self, pos: Position) -> None:
+        """A step was played: count it, and whether it made progress."""
+        self.turn += 1
+        mark = _progress_mark(pos)
+        if any(a < b for a, b in zip(mark, self.progress, strict=True)):
+            self.progress = tuple(min(a, b) for a, b in zip(mark, self.progress, strict=True))
+            self.progress_turn = self.turn
+
+
 def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                      max_moves: int = 2_000, patience: int = 120) -> HonestGame:
     """Play ``pos`` (a copy) to the end as the honest player; ``won`` or ``lost``.
@@ -465,45 +518,22 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     brought no more cards home than ever before, turned no card up and dealt nothing (it
     gives up).
     """
-    from reussite.solver.search import is_stuck
-
     start = time.perf_counter()
     pos = pos.copy()
     memory = Memory.of(pos)
-    seen: set[tuple[object, ...]] = {visible_key(pos)}
-    turn = 0
+    referee = Referee(pos, max_moves, patience)
     spent = [0]
-    progress: tuple[int, ...] = _progress_mark(pos)
-    progress_turn = 0
-    ending = "too long"
-    detours = 0
+    ending = ""
     while not pos.is_won():
-        if turn >= max_moves:
+        ending = referee.ending(pos) or ""
+        if ending:
             break
-        if turn - progress_turn >= patience:
-            ending = "no progress"
-            break
-        if is_stuck(pos, max_states=300):
-            ending = "no move"
-            break
-        ranked = ranked_steps(pos, effort, seed=seed * 7919 + turn, memory=memory,
+        ranked = ranked_steps(pos, effort, seed=seed * 7919 + referee.turn, memory=memory,
                               spent=spent)
         # Every legal move comes after the ranked steps: a step may lead back to a view
         # already seen (a card taken off a foundation goes back at once), another move not.
         legal = sorted(pos.raw_moves(), key=lambda m: -step_score(pos, (m,)))
-        others: list[tuple[float, Step]] = [(0.0, (m,)) for m in legal]
-        chosen: Step | None = None
-        for k, (_, step) in enumerate(ranked + others):
-            for m in step:
-                pos.push_raw(m)
-            key = visible_key(pos)
-            for _ in step:
-                pos.pop()
-            if key not in seen:
-                chosen = step
-                seen.add(key)
-                detours += int(k > 0)
-                break
+        chosen = referee.first_unseen(pos, [s for _, s in ranked] + [(m,) for m in legal])
         if chosen is None:
             ending = "loop"
             break
@@ -515,12 +545,8 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
             memory.follow(pos)
             if reveals:
                 break
-        turn += 1
-        mark = _progress_mark(pos)
-        if any(a < b for a, b in zip(mark, progress, strict=True)):
-            progress = tuple(min(a, b) for a, b in zip(mark, progress, strict=True))
-            progress_turn = turn
+        referee.moved(pos)
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), spent[0],
                       time.perf_counter() - start, "won" if won else ending,
-                      pos.foundation_cards, detours)
+                      pos.foundation_cards, referee.detours)

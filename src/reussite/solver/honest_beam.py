@@ -47,7 +47,7 @@ from reussite.cards import UP, parse_card
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, StockAction
 from reussite.solver import core
-from reussite.solver.honest import HonestGame, sample_position, visible_key
+from reussite.solver.honest import HonestGame, sample_position
 
 
 @dataclass(frozen=True)
@@ -286,24 +286,16 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
     and none was won (it resigns: the searches cost the most where nothing is found).
     ``seconds`` is CPU time."""
     from reussite.solver.hints import visible_score
-    from reussite.solver.honest import _progress_mark
-    from reussite.solver.search import is_stuck
+    from reussite.solver.honest import Referee
 
     start = time.process_time()
     pos = pos.copy()
     player = BeamPlayer(pos, effort, seed)
-    seen: set[tuple[object, ...]] = {visible_key(pos)}
-    progress: tuple[int, ...] = _progress_mark(pos)
-    progress_turn = turn = detours = 0
-    ending = "too long"
+    referee = Referee(pos, max_moves, patience)
+    ending = ""
     while not pos.is_won():
-        if turn >= max_moves:
-            break
-        if turn - progress_turn >= patience:
-            ending = "no progress"
-            break
-        if is_stuck(pos, max_states=300):
-            ending = "no move"
+        ending = referee.ending(pos) or ""
+        if ending:
             break
         legal = pos.raw_moves()
         ranked = [m for _, m in player.ranked(pos) if m in legal]
@@ -311,27 +303,15 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
             ending = "no plan"
             break
         legal.sort(key=lambda m: (-visible_score(pos, m), m))
-        chosen = None
-        for k, m in enumerate(ranked + legal):
-            pos.push_raw(m)
-            key = visible_key(pos)
-            pos.pop()
-            if key not in seen:
-                chosen = m
-                seen.add(key)
-                detours += int(k > 0 and bool(ranked))
-                break
-        if chosen is None:
+        step = referee.first_unseen(pos, [(m,) for m in ranked + legal],
+                                    detour_after=1 if ranked else len(legal) + 1)
+        if step is None:
             ending = "loop"
             break
-        pos.push_raw(chosen)
+        pos.push_raw(step[0])
         player.follow(pos)
-        turn += 1
-        mark = _progress_mark(pos)
-        if any(a < b for a, b in zip(mark, progress, strict=True)):
-            progress = tuple(min(a, b) for a, b in zip(mark, progress, strict=True))
-            progress_turn = turn
+        referee.moved(pos)
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), player.states,
                       time.process_time() - start, "won" if won else ending,
-                      pos.foundation_cards, detours)
+                      pos.foundation_cards, referee.detours)
