@@ -462,10 +462,9 @@ class PostgresGames:
                 return
         self._free += 1
 
-    async def _run(self, work: Callable[[PgWire], Awaitable[T]] | None,
-                   stmt: Statement | None = None, params: dict[str, Any] | None = None) -> Any:
-        """``await work(connection)``, or (``work`` None) the result of ``stmt`` run with
-        ``params`` on a connection of the pool."""
+    async def _run(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await work(connection, *args)`` on a connection of the pool (the actions pass
+        ``PgWire.run`` and its statement: no closure a request)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
             # Connections belong to one event loop (a test client may start several in turn).
@@ -485,11 +484,7 @@ class PostgresGames:
                     conn = None
             if conn is None:
                 conn = await self._connect()
-            if work is None:
-                assert stmt is not None and params is not None
-                result = await conn.run(stmt, params)
-            else:
-                result = await work(conn)
+            result = await work(conn, *args)
         except BaseException as e:
             if conn is not None:  # in an unknown state: not used again
                 with contextlib.suppress(Exception):
@@ -506,7 +501,7 @@ class PostgresGames:
     # What the actions call, in their greenlet (see run_on_loop).
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        res = await_only(self._run(None, PG_GET_GAME, {"gid": game_id, "pid": player_id}))
+        res = await_only(self._run(PgWire.run, PG_GET_GAME, {"gid": game_id, "pid": player_id}))
         if res.ntuples == 0:
             return None
         get = res.get_value
@@ -514,7 +509,7 @@ class PostgresGames:
                        for i, read in enumerate(_GAME_TYPES)])
 
     def line(self, game_id: str, length: int) -> list[str]:
-        res = await_only(self._run(None, PG_LINE, {"gid": game_id, "length": length}))
+        res = await_only(self._run(PgWire.run, PG_LINE, {"gid": game_id, "length": length}))
         get = res.get_value
         return [get(i, 0).decode() for i in range(res.ntuples)]
 
@@ -530,19 +525,19 @@ class PostgresGames:
                 stmt = PG_MOVE_WON if change.won else PG_MOVE
             else:
                 stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
-        res = await_only(self._run(None, stmt, params))
+        res = await_only(self._run(PgWire.run, stmt, params))
         return row_after(row, values) if res.command_tuples == 1 else None
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow:
         values = new_game_values(game_id, player_id, game, number, status)
-        await_only(self._run(None, PG_CREATE, values))
+        await_only(self._run(PgWire.run, PG_CREATE, values))
         return GameRow.from_mapping(values)
 
     def mark_hint(self, row: GameRow) -> None:
         if row.used_hint:
             return
-        await_only(self._run(None, PG_MARK_HINT, {"gid": row.id, "yes": True}))
+        await_only(self._run(PgWire.run, PG_MARK_HINT, {"gid": row.id, "yes": True}))
 
 
 async def run_on_loop(work: Callable[..., T], *args: Any) -> T:
