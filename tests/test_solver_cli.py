@@ -53,6 +53,13 @@ def test_winrate_counts_every_deal(capsys: pytest.CaptureFixture[str]) -> None:
     ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "psychic=1"],
     ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "samples=3"],
     ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--effort", "close"],
+    # the options of a player that does not play: refused, not silently ignored
+    ["winrate", "klondike", "--deals", "1-2", "--effort", "close=0.05"],
+    ["winrate", "klondike", "--deals", "1-2", "--samples", "4"],
+    ["winrate", "klondike", "--deals", "1-2", "--method", "beam"],
+    ["winrate", "spider", "--deals", "1-2", "--player", "honest", "--effort", "close=0.05"],
+    ["winrate", "klondike", "--deals", "1-2", "--player", "honest", "--method", "beam",
+     "--effort", "close=0.05"],
     ["winnable", "extend", "nogame"],
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],

@@ -247,7 +247,8 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import METHODS, PLAYERS, Tally, decide_many, parse_effort
+    from reussite.solver.batch import (METHODS, PLAYERS, Tally, decide_many, parse_effort,
+                                       uses_beam)
 
     _check_game(game)
     numbers = _parse_deals(deals)
@@ -264,6 +265,13 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         options = parse_effort(effort or [])
     except ValueError as e:
         raise CliError(str(e)) from None
+    if player != "honest" and (options or samples is not None or method != "auto"):
+        raise CliError("--effort, --samples and --method are the honest player's: "
+                       "add --player honest")
+    if options and uses_beam(game, method):
+        raise CliError("--effort sets the sampling player's Effort; here the planning player "
+                       "plays (--method beam, or auto in a Spider-type game): use --method "
+                       "sample, or --states/--samples/--time-limit")
     _set_clock(clock)
     tally = Tally(game, player, time_limit, states, samples, options=options,
                   method=method)
