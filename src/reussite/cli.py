@@ -247,8 +247,7 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import (METHODS, PLAYERS, Tally, decide_many, parse_effort,
-                                       uses_beam)
+    from reussite.solver.batch import METHODS, PLAYERS, Tally, decide_many, parse_effort, uses_beam
 
     _check_game(game)
     numbers = _parse_deals(deals)
