@@ -369,3 +369,34 @@ def test_a_statement_that_waits_too_long_for_a_connection_is_a_503(
         assert wire.sent == [1, 3] and db._free == 1 and not db._queue
 
     run_async(scenario())
+
+
+@pytest.mark.postgres
+def test_a_batch_whose_commit_fails_is_run_again_statement_by_statement(
+        store: Store, postgres_url: str) -> None:
+    """An error at the commit itself (a deferred constraint here) comes after every
+    statement's own answer: nothing of the batch holds, so nothing may be acknowledged."""
+    import psycopg
+    from sqlalchemy import text
+
+    with store.engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS hotdb_deferred (id text, CONSTRAINT"
+                          " hotdb_deferred_once UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)"))
+    twice = Statement("INSERT INTO hotdb_deferred (id) SELECT :gid UNION ALL SELECT :gid")
+    db = PostgresGames(postgres_url, size=1)
+    gid = secrets.token_urlsafe(12)
+
+    async def scenario() -> None:
+        row = await run_on_loop(db.create_game, gid, "p", "klondike", 3, "playing")
+        moved, failed = await asyncio.gather(
+            run_on_loop(db.commit, row, change(row, cursor=1, length=1, append="stock")),
+            db._submit(twice, {"gid": gid}), return_exceptions=True)
+        assert isinstance(failed, psycopg.errors.UniqueViolation)
+        assert isinstance(moved, GameRow) and moved.version == row.version + 1
+        assert store.get_game(gid, "p") == moved and store.line(gid, 5) == ["stock"]
+
+    try:
+        run_async(scenario())
+    finally:
+        with store.engine.begin() as conn:
+            conn.execute(text("DROP TABLE hotdb_deferred"))

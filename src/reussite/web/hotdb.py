@@ -368,6 +368,12 @@ class PgWire:
                     out.append(current)  # the end of one statement's results
                     current = None
                 elif res.status == _PIPELINE_SYNC:
+                    if current is not None:
+                        out.append(current)
+                    if len(out) == count + 1 and out[-1].status == _FATAL_ERROR:
+                        # An error at the synchronisation point itself: the commit failed,
+                        # so nothing of the batch holds, whatever each statement answered.
+                        return [out[-1]] * count
                     if len(out) != count:
                         raise psycopg.OperationalError("the pipeline lost its place")
                     return out
