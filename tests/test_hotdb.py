@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from sqlalchemy.util import await_only
 from webtools import run_async
 
 from reussite.web.hotdb import (
@@ -400,3 +401,36 @@ def test_a_batch_whose_commit_fails_is_run_again_statement_by_statement(
     finally:
         with store.engine.begin() as conn:
             conn.execute(text("DROP TABLE hotdb_deferred"))
+
+
+def test_run_on_loop_runs_actions_in_greenlets_used_again() -> None:
+    import greenlet
+
+    seen: list[Any] = []
+
+    def action(x: int) -> int:
+        seen.append(greenlet.getcurrent())
+        fut = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(fut.set_result, x * 2)
+        return await_only(fut) + 1
+
+    def failing() -> None:
+        fut = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(fut.set_exception, KeyError("k"))
+        try:
+            await_only(fut)
+        except KeyError:
+            seen.append("caught inside")
+        raise ValueError("out")
+
+    async def scenario() -> None:
+        assert await run_on_loop(action, 1) == 3
+        with pytest.raises(ValueError, match="out"):
+            await run_on_loop(failing)
+        assert await run_on_loop(action, 5) == 11
+        # Two at once: two greenlets.
+        assert await asyncio.gather(run_on_loop(action, 2), run_on_loop(action, 3)) == [5, 7]
+
+    run_async(scenario())
+    assert seen[1] == "caught inside" and seen[0] is seen[2]  # the same greenlet again
+    assert seen[3] is not seen[4]

@@ -36,14 +36,13 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.util import greenlet_spawn
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite.engine import Move
 from reussite.games import UnknownGameError
 from reussite.web import hintpool
-from reussite.web.hotdb import Busy, PostgresGames, SqliteGames
+from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
 from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
 from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
@@ -267,7 +266,7 @@ class FastPath:
                 if writes and lock is not None:
                     lock.release()
         if self.pg_tables is not None:
-            return await greenlet_spawn(work, self.pg_tables)  # as run_on_loop does
+            return await run_on_loop(work, self.pg_tables)
         return await run_in_threadpool(work, self.thread_tables)
 
     async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:
