@@ -251,8 +251,8 @@ def test_the_number_of_connections_comes_from_the_environment(
     from reussite.web.hotdb import pg_connections
 
     monkeypatch.delenv("REUSSITE_PG_CONNECTIONS", raising=False)
-    assert pg_connections() == 4
-    for value, size in (("40", 40), ("0", 4), ("many", 4), ("-3", 4)):
+    assert pg_connections() == 2
+    for value, size in (("40", 40), ("0", 2), ("many", 2), ("-3", 2)):
         monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", value)
         assert pg_connections() == size
     monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", "3")

@@ -431,12 +431,12 @@ class PgWire:
         await self.conn.close()
 
 
-DEFAULT_PG_CONNECTIONS = 4
+DEFAULT_PG_CONNECTIONS = 2
 
 
 def pg_connections() -> int:
     """How many connections a process's hot path opens at most (``REUSSITE_PG_CONNECTIONS``,
-    default 4): as many batches of statements are in flight at once."""
+    default 2): as many batches of statements are in flight at once."""
     value = os.environ.get("REUSSITE_PG_CONNECTIONS", "")
     return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_PG_CONNECTIONS
 
