@@ -17,7 +17,8 @@ waking each other and the interpreter lock handed over cost more than the work),
 thread pool through the patient store when SQLite's write lock is held elsewhere. On
 PostgreSQL, on the event loop too, in a greenlet whose statements are awaited on
 asynchronous connections (:class:`~reussite.web.hotdb.PostgresGames`): many actions are in
-flight at once, their round trips and commits overlap, and no thread is involved.
+flight at once, their statements go to PostgreSQL in batches (one round trip and one commit
+a batch), and no thread is involved.
 """
 
 from __future__ import annotations

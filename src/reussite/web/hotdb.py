@@ -13,11 +13,12 @@ answer) on plain DB-API connections:
   lock (another process, or this process's thread pool writing a new game), it raises
   :class:`Busy` before anything is written and the caller does the action again in a thread,
   through the patient :class:`~reussite.web.storage.Store`, so the event loop never sleeps.
-- :class:`PostgresGames`: asynchronous autocommit connections awaited on the event loop
-  (the action itself runs in a greenlet there); a move is a single statement (the conditional
-  update and the move's insertion in one ``WITH``), so one round trip and one commit. A
-  connection that fails is dropped (the next action opens a new one) and the action is
-  answered 503.
+- :class:`PostgresGames`: asynchronous connections awaited on the event loop (the action
+  itself runs in a greenlet there); a move is a single statement (the conditional update and
+  the move's insertion in one ``WITH``), and the statements of the actions in flight go to
+  PostgreSQL in batches, one transaction a batch (libpq's pipeline mode), each answered once
+  its batch is committed. A connection that fails is dropped (the next batch opens a new
+  one) and the actions of its batch are answered 503.
 """
 
 from __future__ import annotations
@@ -496,6 +497,8 @@ class PostgresGames:
         self._queue: collections.deque[Job] = collections.deque()
         self._dispatching = False
         self._expiry: asyncio.TimerHandle | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        """The batches in flight (the loop keeps only weak references to tasks)."""
         self.batches = 0
         self.statements = 0
         """Batches sent and the statements in them (for the benchmarks)."""
@@ -507,6 +510,7 @@ class PostgresGames:
         self._queue = collections.deque()
         self._dispatching = False
         self._expiry = None
+        self._sending = set()
 
     async def _connect(self) -> PgWire:
         conn = await psycopg.AsyncConnection.connect(*self._args, autocommit=True,
@@ -614,7 +618,9 @@ class PostgresGames:
                     batch.append(job)
             if batch:
                 self._free -= 1
-                loop.create_task(self._send(batch))
+                task = loop.create_task(self._send(batch))
+                self._sending.add(task)
+                task.add_done_callback(self._sending.discard)
         if not queue:
             if self._expiry is not None:
                 self._expiry.cancel()
