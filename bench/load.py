@@ -231,6 +231,8 @@ class Tally:
     games_checked: int = 0
     lost_moves: int = 0
     by_game: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    move_sent: list[float] = field(default_factory=list)
+    """When each move of ``latencies["move"]`` was sent (``time.perf_counter()``)."""
 
     def error(self, text: str) -> None:
         if len(self.errors) < 10_000:
@@ -296,6 +298,8 @@ class Player:
             self.tally.error(f"{kind} {path}: {type(e).__name__} {e}")
             return None
         self.tally.latencies[kind].append(time.perf_counter() - t0)
+        if kind == "move":
+            self.tally.move_sent.append(t0)
         if a.status != expect:
             self.tally.error(f"{kind} {path}: HTTP {a.status} {a.body[:200]!r}")
             return None
@@ -578,6 +582,15 @@ def report(tally: Tally, elapsed: float) -> str:
         out.append(f"{kind:<8} {len(lat):>7} {percentile(lat, 50) * 1000:>8.1f}"
                    f" {percentile(lat, 95) * 1000:>8.1f} {percentile(lat, 99) * 1000:>8.1f}"
                    f" {max(lat) * 1000:>8.1f}")
+    if moves and len(tally.move_sent) == len(moves):
+        # The moves' p99 in each 5 s of the run: a tail at the start (200 players opening the
+        # site at once) or all along.
+        start = min(tally.move_sent)
+        slices: dict[int, list[float]] = defaultdict(list)
+        for t, lat in zip(tally.move_sent, moves, strict=True):
+            slices[int((t - start) // 5)].append(lat)
+        out.append("move p99 by 5 s of the run: " + ", ".join(
+            f"{percentile(v, 99) * 1000:.0f}" for _, v in sorted(slices.items())) + " ms")
     out.append(f"errors: {len(tally.errors)}")
     for e in tally.errors[:10]:
         out.append(f"  {e}")
