@@ -130,6 +130,7 @@ def main() -> None:
         driver.count = 0
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
         pg0, cpu0 = load.postgres_cpu(), time.process_time()
+        sw0, pgsw0 = load.switches(), load.switches(0)
         if profiler:
             profiler.enable()
         await asyncio.gather(*(driver.player(i, random.Random(100 + i), args.requests // n)
@@ -138,10 +139,14 @@ def main() -> None:
             profiler.disable()
             profiler.dump_stats(args.profile)
         cpu, pg = time.process_time() - cpu0, load.postgres_cpu() - pg0
+        sw, pgsw = load.switches(), load.switches(0)
         per = 1000 / driver.count
         line = f"{driver.count} requests: {cpu * per:.3f} ms of CPU a request in this process"
         if url.startswith("postgresql"):
             line += f", PostgreSQL's processes {pg * per:.3f} ms"
+            line += (f"; context switches a request: this process"
+                     f" {(sw[0] - sw0[0] + sw[1] - sw0[1]) * per / 1000:.2f},"
+                     f" PostgreSQL's {(pgsw[0] - pgsw0[0] + pgsw[1] - pgsw0[1]) * per / 1000:.2f}")
         print(line)
 
     load.run_loop(run())

@@ -231,6 +231,8 @@ class Tally:
     games_checked: int = 0
     lost_moves: int = 0
     by_game: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    move_sent: list[float] = field(default_factory=list)
+    """When each move of ``latencies["move"]`` was sent (``time.perf_counter()``)."""
 
     def error(self, text: str) -> None:
         if len(self.errors) < 10_000:
@@ -296,6 +298,8 @@ class Player:
             self.tally.error(f"{kind} {path}: {type(e).__name__} {e}")
             return None
         self.tally.latencies[kind].append(time.perf_counter() - t0)
+        if kind == "move":
+            self.tally.move_sent.append(t0)
         if a.status != expect:
             self.tally.error(f"{kind} {path}: HTTP {a.status} {a.body[:200]!r}")
             return None
@@ -429,6 +433,30 @@ def postgres_cpu() -> float:
     return total
 
 
+def switches(pid: int | None = None) -> tuple[int, int]:
+    """Context switches (voluntary, involuntary) of every thread of process ``pid`` (this
+    one by default), or of every ``postgres`` process of the machine when ``pid`` is 0."""
+    if pid == 0:
+        tasks = [d for d in Path("/proc").iterdir() if d.name.isdigit()]
+    else:
+        tasks = list(Path(f"/proc/{pid or os.getpid()}/task").iterdir())
+    vol = inv = 0
+    for d in tasks:
+        try:
+            text = (d / "status").read_text()
+        except OSError:
+            continue
+        if pid == 0 and not text.startswith("Name:\tpostgres"):
+            continue
+        for line in text.splitlines()[-2:]:
+            key, _, value = line.partition(":")
+            if key == "voluntary_ctxt_switches":
+                vol += int(value)
+            elif key == "nonvoluntary_ctxt_switches":
+                inv += int(value)
+    return vol, inv
+
+
 def own_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -457,6 +485,24 @@ def ensure_schema(db: str) -> str | None:
     finally:
         engine.dispose()
     return schema
+
+
+def postgres_commits(db: str | None) -> int:
+    """Transactions committed in the URL's database so far (every user's; PostgreSQL's
+    statistics lag up to a second behind), or 0 when it is not PostgreSQL."""
+    if not db or not db.startswith("postgresql"):
+        return 0
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(db)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sqlalchemy.text("SELECT pg_stat_force_next_flush()"))
+            return int(conn.execute(sqlalchemy.text(
+                "SELECT xact_commit FROM pg_stat_database"
+                " WHERE datname = current_database()")).scalar_one())
+    finally:
+        engine.dispose()
 
 
 def start_server(db: str, port: int, log: Path, env_extra: dict[str, str] | None = None,
@@ -536,6 +582,15 @@ def report(tally: Tally, elapsed: float) -> str:
         out.append(f"{kind:<8} {len(lat):>7} {percentile(lat, 50) * 1000:>8.1f}"
                    f" {percentile(lat, 95) * 1000:>8.1f} {percentile(lat, 99) * 1000:>8.1f}"
                    f" {max(lat) * 1000:>8.1f}")
+    if moves and len(tally.move_sent) == len(moves):
+        # The moves' p99 in each 5 s of the run: a tail at the start (200 players opening the
+        # site at once) or all along.
+        start = min(tally.move_sent)
+        slices: dict[int, list[float]] = defaultdict(list)
+        for t, lat in zip(tally.move_sent, moves, strict=True):
+            slices[int((t - start) // 5)].append(lat)
+        out.append("move p99 by 5 s of the run: " + ", ".join(
+            f"{percentile(v, 99) * 1000:.0f}" for _, v in sorted(slices.items())) + " ms")
     out.append(f"errors: {len(tally.errors)}")
     for e in tally.errors[:10]:
         out.append(f"  {e}")
@@ -589,12 +644,15 @@ def main(argv: list[str] | None = None) -> int:
         kids0 = children_cpu(proc.pid) if proc is not None else {}
         mine0 = own_cpu()
         pg0 = postgres_cpu()
+        commits0 = postgres_commits(args.db)
+        sw0 = [switches(proc.pid if proc is not None else None), switches(0), switches()]
         load0 = os.getloadavg()[0]
         tally, elapsed = run_loop(run_players(
             host, port, args.players, args.duration, args.max_requests, human_share,
             args.seed, rate=args.rate, hint_share=args.hint_share))
         client_cpu = own_cpu() - mine0
         pg_cpu = postgres_cpu() - pg0
+        sw1 = [switches(proc.pid if proc is not None else None), switches(0), switches()]
         load1 = os.getloadavg()[0]
         server_cpu = cpu_seconds(proc.pid) - cpu0 if proc is not None else 0.0
         kids = children_cpu(proc.pid) if proc is not None else {}
@@ -609,7 +667,9 @@ def main(argv: list[str] | None = None) -> int:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+            time.sleep(0.5)  # the server's backends end, which flushes their statistics
         tmp.cleanup()
+    commits = postgres_commits(args.db) - commits0
     print(report(tally, elapsed))
     per = 1000 / max(1, tally.requests)
     if server_cpu:
@@ -618,7 +678,15 @@ def main(argv: list[str] | None = None) -> int:
               f" {client_cpu * per:.2f} ms per request")
     if pg_cpu > 0:
         print(f"PostgreSQL processes (all of them, shared): {pg_cpu:.1f} s,"
-              f" {pg_cpu * per:.2f} ms per request")
+              f" {pg_cpu * per:.2f} ms per request; {commits * per / 1000:.2f} commits"
+              f" per request")
+    sw = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(sw0, sw1, strict=True)]
+    print("context switches per request (voluntary + involuntary): "
+          + ("" if proc is None else f"server {sw[0][0] * per / 1000:.2f} + "
+             f"{sw[0][1] * per / 1000:.2f}, ")
+          + (f"PostgreSQL {sw[1][0] * per / 1000:.2f} + {sw[1][1] * per / 1000:.2f}, "
+             if pg_cpu > 0 else "")
+          + f"client {sw[2][0] * per / 1000:.2f} + {sw[2][1] * per / 1000:.2f}")
     print(f"load average: {load0:.2f} at the start, {load1:.2f} at the end"
           f" ({os.cpu_count()} cores)")
     if args.json:
@@ -633,7 +701,11 @@ def main(argv: list[str] | None = None) -> int:
             "server_cpu_ms_per_request": server_cpu * per,
             "hint_workers_cpu_s": kids_cpu,
             "postgres_cpu_ms_per_request": pg_cpu * per,
+            "postgres_commits_per_request": commits * per / 1000,
             "client_cpu_ms_per_request": client_cpu * per,
+            "switches_per_request": {k: [v[0] * per / 1000, v[1] * per / 1000]
+                                     for k, v in zip(("server", "postgres", "client"), sw,
+                                                     strict=True)},
             "load_average": [load0, load1]}))
     return 1 if tally.errors else 0
 

@@ -14,7 +14,7 @@ from webtools import new_game
 
 from reussite.engine import Move, Position
 from reussite.games import CATALOGUE, get_game
-from reussite.web.hotdb import PostgresGames, SqliteGames
+from reussite.web.hotdb import PgWire, SqliteGames
 from reussite.web.models import GameView
 
 
@@ -327,18 +327,14 @@ def test_a_database_outage_is_a_503_not_a_500(client: TestClient,
     def sqlite_down(*args: object) -> None:
         raise sqlite3.OperationalError("disk I/O error: connection refused")
 
-    real_run = PostgresGames._run
-
-    async def postgres_down(games: PostgresGames, *args: object) -> object:
-        async def refused(conn: object) -> None:
-            raise psycopg.OperationalError("connection refused")
-
-        return await real_run(games, refused)  # the real translation of the failure
+    async def postgres_down(wire: PgWire, *args: object) -> object:
+        # The connection fails under a batch: the pool's real translation of the failure.
+        raise psycopg.OperationalError("connection refused")
 
     # Every way a game is read: the store (FastAPI's routes) and the hot path's drivers.
     monkeypatch.setattr(store, "get_game", down)
     monkeypatch.setattr(SqliteGames, "get_game", sqlite_down)
-    monkeypatch.setattr(PostgresGames, "_run", postgres_down)
+    monkeypatch.setattr(PgWire, "run_batch", postgres_down)
     r = client.get(f"/api/games/{view['id']}")
     assert r.status_code == 503 and "unavailable" in r.json()["detail"]
     assert "connection refused" not in r.text

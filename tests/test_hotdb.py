@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from sqlalchemy.util import await_only
 from webtools import run_async
 
 from reussite.web.hotdb import (
@@ -250,10 +251,186 @@ def test_the_number_of_connections_comes_from_the_environment(
     from reussite.web.hotdb import pg_connections
 
     monkeypatch.delenv("REUSSITE_PG_CONNECTIONS", raising=False)
-    assert pg_connections() == 16
-    for value, size in (("40", 40), ("0", 16), ("many", 16), ("-3", 16)):
+    assert pg_connections() == 2
+    for value, size in (("40", 40), ("0", 2), ("many", 2), ("-3", 2)):
         monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", value)
         assert pg_connections() == size
     monkeypatch.setenv("REUSSITE_PG_CONNECTIONS", "3")
     db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none")
     assert db._size == db._free == 3
+
+
+def game_ids(n: int) -> list[str]:
+    return [secrets.token_urlsafe(12) for _ in range(n)]
+
+
+@pytest.mark.postgres
+def test_statements_in_flight_together_go_in_one_batch(store: Store, postgres_url: str
+                                                       ) -> None:
+    db = PostgresGames(postgres_url, size=1)
+    gids = game_ids(3)
+
+    async def scenario() -> None:
+        rows = [await run_on_loop(db.create_game, g, "p", "klondike", k, "playing")
+                for k, g in enumerate(gids)]
+        batches, statements = db.batches, db.statements
+        # Sent in the same turn of the loop: one batch, one transaction. Two moves on game 0
+        # at the same version: the first one wins, the second finds the new version (409).
+        first, second, third, late = await asyncio.gather(
+            run_on_loop(db.commit, rows[0], change(rows[0], cursor=1, length=1,
+                                                    append="stock")),
+            run_on_loop(db.commit, rows[1], change(rows[1], cursor=1, length=1,
+                                                    append="t1 t2 1")),
+            run_on_loop(db.get_game, gids[2], "p"),
+            run_on_loop(db.commit, rows[0], change(rows[0], cursor=1, length=1,
+                                                    append="t3 t4 1")))
+        assert (db.batches - batches, db.statements - statements) == (1, 4)
+        assert first is not None and first.version == rows[0].version + 1
+        assert second is not None and third == rows[2] and late is None
+        assert store.get_game(gids[0], "p") == first and store.line(gids[0], 5) == ["stock"]
+        assert store.get_game(gids[1], "p") == second
+
+    run_async(scenario())
+
+
+@pytest.mark.postgres
+def test_a_failing_statement_fails_alone_and_its_batch_is_run_again(store: Store,
+                                                                   postgres_url: str) -> None:
+    db = PostgresGames(postgres_url, size=1)
+    gids = game_ids(2)
+
+    async def scenario() -> None:
+        import psycopg
+
+        rows = [await run_on_loop(db.create_game, g, "p", "spider", k, "playing")
+                for k, g in enumerate(gids)]
+        batches = db.batches
+        # The creation of a game whose id exists fails: the batch's transaction is rolled back
+        # (the moves before it too), then every statement is run alone: each move is written
+        # exactly once, only the creation fails, with the database's error.
+        done = await asyncio.gather(
+            run_on_loop(db.commit, rows[0], change(rows[0], cursor=1, length=1,
+                                                    append="stock")),
+            run_on_loop(db.create_game, gids[1], "q", "klondike", 5, "playing"),
+            run_on_loop(db.commit, rows[1], change(rows[1], cursor=1, length=1,
+                                                    append="t1 t2 1")),
+            return_exceptions=True)
+        assert db.batches - batches == 1
+        assert isinstance(done[1], psycopg.errors.UniqueViolation)
+        for k in (0, 2):
+            row = done[k]
+            assert isinstance(row, GameRow) and row.version == rows[k // 2].version + 1
+            assert store.get_game(row.id, "p") == row
+        assert store.line(gids[0], 5) == ["stock"] and store.line(gids[1], 5) == ["t1 t2 1"]
+        assert store.get_game(gids[1], "q") is None
+        # The connection is still good.
+        assert await run_on_loop(db.get_game, gids[0], "p") == done[0]
+
+    run_async(scenario())
+
+
+class HeldWire(FakeWire):
+    """A connection whose batches end when the test says so."""
+
+    def __init__(self, release: asyncio.Event) -> None:
+        self.release = release
+        self.sent: list[int] = []
+
+    async def run_batch(self, jobs: list[Any]) -> list[Any]:
+        self.sent.append(len(jobs))
+        await self.release.wait()
+        return [f"result {k}" for k in range(len(jobs))]
+
+
+def test_a_statement_that_waits_too_long_for_a_connection_is_a_503(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = PostgresGames("postgresql+psycopg://nobody@127.0.0.1:1/none", size=1, wait=0.05)
+    stmt = Statement("SELECT :gid")
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+        wire = HeldWire(release)
+
+        async def connect() -> HeldWire:
+            return wire
+
+        monkeypatch.setattr(db, "_connect", connect)
+        held = db._submit(stmt, {"gid": "a"})
+        await asyncio.sleep(0.001)  # sent: the only connection is busy
+        waiting = db._submit(stmt, {"gid": "b"})
+        cancelled = db._submit(stmt, {"gid": "c"})
+        cancelled.cancel()
+        with pytest.raises(Unavailable):
+            await waiting
+        release.set()
+        assert await held == "result 0"
+        # Queued while the connection was busy: all of them in the next batch.
+        more = [db._submit(stmt, {"gid": str(k)}) for k in range(3)]
+        assert await asyncio.gather(*more) == ["result 0", "result 1", "result 2"]
+        assert wire.sent == [1, 3] and db._free == 1 and not db._queue
+
+    run_async(scenario())
+
+
+@pytest.mark.postgres
+def test_a_batch_whose_commit_fails_is_run_again_statement_by_statement(
+        store: Store, postgres_url: str) -> None:
+    """An error at the commit itself (a deferred constraint here) comes after every
+    statement's own answer: nothing of the batch holds, so nothing may be acknowledged."""
+    import psycopg
+    from sqlalchemy import text
+
+    with store.engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS hotdb_deferred (id text, CONSTRAINT"
+                          " hotdb_deferred_once UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)"))
+    twice = Statement("INSERT INTO hotdb_deferred (id) SELECT :gid UNION ALL SELECT :gid")
+    db = PostgresGames(postgres_url, size=1)
+    gid = secrets.token_urlsafe(12)
+
+    async def scenario() -> None:
+        row = await run_on_loop(db.create_game, gid, "p", "klondike", 3, "playing")
+        moved, failed = await asyncio.gather(
+            run_on_loop(db.commit, row, change(row, cursor=1, length=1, append="stock")),
+            db._submit(twice, {"gid": gid}), return_exceptions=True)
+        assert isinstance(failed, psycopg.errors.UniqueViolation)
+        assert isinstance(moved, GameRow) and moved.version == row.version + 1
+        assert store.get_game(gid, "p") == moved and store.line(gid, 5) == ["stock"]
+
+    try:
+        run_async(scenario())
+    finally:
+        with store.engine.begin() as conn:
+            conn.execute(text("DROP TABLE hotdb_deferred"))
+
+
+def test_run_on_loop_runs_actions_in_greenlets_used_again() -> None:
+    import greenlet
+
+    seen: list[Any] = []
+
+    def action(x: int) -> int:
+        seen.append(greenlet.getcurrent())
+        fut = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(fut.set_result, x * 2)
+        return await_only(fut) + 1
+
+    def failing() -> None:
+        fut = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(fut.set_exception, KeyError("k"))
+        try:
+            await_only(fut)
+        except KeyError:
+            seen.append("caught inside")
+        raise ValueError("out")
+
+    async def scenario() -> None:
+        assert await run_on_loop(action, 1) == 3
+        with pytest.raises(ValueError, match="out"):
+            await run_on_loop(failing)
+        assert await run_on_loop(action, 5) == 11
+        # Two at once: two greenlets.
+        assert await asyncio.gather(run_on_loop(action, 2), run_on_loop(action, 3)) == [5, 7]
+
+    run_async(scenario())
+    assert seen[1] == "caught inside" and seen[0] is seen[2]  # the same greenlet again
+    assert seen[3] is not seen[4]

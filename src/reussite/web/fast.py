@@ -17,7 +17,8 @@ waking each other and the interpreter lock handed over cost more than the work),
 thread pool through the patient store when SQLite's write lock is held elsewhere. On
 PostgreSQL, on the event loop too, in a greenlet whose statements are awaited on
 asynchronous connections (:class:`~reussite.web.hotdb.PostgresGames`): many actions are in
-flight at once, their round trips and commits overlap, and no thread is involved.
+flight at once, their statements go to PostgreSQL in batches (one round trip and one commit
+a batch), and no thread is involved.
 """
 
 from __future__ import annotations
@@ -36,14 +37,13 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.util import greenlet_spawn
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite.engine import Move
 from reussite.games import UnknownGameError
 from reussite.web import hintpool
-from reussite.web.hotdb import Busy, PostgresGames, SqliteGames
+from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
 from reussite.web.i18n import choose_lang, move_sentence, translate
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
 from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
@@ -267,7 +267,7 @@ class FastPath:
                 if writes and lock is not None:
                     lock.release()
         if self.pg_tables is not None:
-            return await greenlet_spawn(work, self.pg_tables)  # as run_on_loop does
+            return await run_on_loop(work, self.pg_tables)
         return await run_in_threadpool(work, self.thread_tables)
 
     async def hint(self, scope: Scope, send: Send, game_id: str) -> bool:

@@ -13,11 +13,12 @@ answer) on plain DB-API connections:
   lock (another process, or this process's thread pool writing a new game), it raises
   :class:`Busy` before anything is written and the caller does the action again in a thread,
   through the patient :class:`~reussite.web.storage.Store`, so the event loop never sleeps.
-- :class:`PostgresGames`: asynchronous autocommit connections awaited on the event loop
-  (the action itself runs in a greenlet there); a move is a single statement (the conditional
-  update and the move's insertion in one ``WITH``), so one round trip and one commit. A
-  connection that fails is dropped (the next action opens a new one) and the action is
-  answered 503.
+- :class:`PostgresGames`: asynchronous connections awaited on the event loop (the action
+  itself runs in a greenlet there); a move is a single statement (the conditional update and
+  the move's insertion in one ``WITH``), and the statements of the actions in flight go to
+  PostgreSQL in batches, one transaction a batch (libpq's pipeline mode), each answered once
+  its batch is committed. A connection that fails is dropped (the next batch opens a new
+  one) and the actions of its batch are answered 503.
 """
 
 from __future__ import annotations
@@ -28,13 +29,16 @@ import contextlib
 import os
 import re
 import sqlite3
+import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
+import greenlet  # type: ignore[import-untyped]
 import psycopg
 from psycopg import pq
 from sqlalchemy.engine import make_url
-from sqlalchemy.util import await_only, greenlet_spawn
+from sqlalchemy.util import await_only
 
 from reussite.web.storage import (
     Change,
@@ -286,13 +290,23 @@ PG_MOVE_CUT = Statement(_MOVE_CUT.format(set=_SET))
 PG_MOVE_CUT_WON = Statement(_MOVE_CUT.format(set=_SET_WON))
 
 
+_PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
+_PIPELINE_ABORTED = pq.ExecStatus.PIPELINE_ABORTED
+_ERRORS = (_FATAL_ERROR, _PIPELINE_ABORTED)
+
+
 class PgWire:
-    """One autocommit PostgreSQL connection, driven through libpq's asynchronous calls on the
-    event loop: a statement is sent, then its results are read when the socket has them.
+    """One PostgreSQL connection in libpq's pipeline mode, driven through libpq's asynchronous
+    calls on the event loop: a batch of statements is sent in one write, followed by a
+    synchronisation point, and their results are read when the socket has them.
+
+    The statements of a batch run in one implicit transaction, committed at the
+    synchronisation point (so one commit and one WAL flush for the batch); their results are
+    handed out only once that point is reached, that is once the batch is committed.
 
     The socket stays registered with the event loop for reading as long as the connection
     lives (registering and unregistering it for every statement cost two system calls): when
-    it becomes readable the statement waiting for it is woken; when nothing waits (the server
+    it becomes readable the batch waiting for it is woken; when nothing waits (the server
     closing the connection, a notice), the input is read at once and a connection found dead
     is marked :attr:`broken`, so that the pool replaces it before using it."""
 
@@ -300,6 +314,7 @@ class PgWire:
         self.conn = conn  # the psycopg connection that opened it (and closes it)
         self.pg = conn.pgconn
         self.pg.nonblocking = 1
+        self.pg.enter_pipeline_mode()
         self.fd: int = self.pg.socket
         self.loop = loop
         self.prepared: set[bytes] = set()
@@ -337,27 +352,37 @@ class PgWire:
         finally:
             loop.remove_writer(self.fd)
 
-    async def _results(self) -> Any:
-        """The last result of what was sent (an error raises it as psycopg's exception)."""
+    async def _synced(self, count: int) -> list[Any]:
+        """The results of the ``count`` statements sent before the synchronisation point,
+        once it is reached: for each, its last result, or its error (a result whose status is
+        an error: the first one; statements after an error are not run, PIPELINE_ABORTED)."""
         pg = self.pg
         while pg.flush():
             await self._writable()
-        last = error = None
+        out: list[Any] = []
+        current = None
         while True:
-            pg.consume_input()
+            # What is already read (nothing the first time: no read is tried before the
+            # socket says there is something, which saves a system call a batch).
             while not pg.is_busy():
                 res = pg.get_result()
                 if res is None:
-                    if error is not None:
-                        raise psycopg.errors.error_from_result(error, encoding="utf-8")
-                    if last is None:
-                        raise psycopg.OperationalError("no result from the server")
-                    return last
-                if res.status == _FATAL_ERROR:
-                    error = error or res
-                else:
-                    last = res
-            # Wait until the socket can be read (inline: no coroutine of its own).
+                    if current is None:
+                        break  # nothing more until the server sends it
+                    out.append(current)  # the end of one statement's results
+                    current = None
+                elif res.status == _PIPELINE_SYNC:
+                    if current is not None:
+                        out.append(current)
+                    if len(out) == count + 1 and out[-1].status == _FATAL_ERROR:
+                        # An error at the synchronisation point itself: the commit failed,
+                        # so nothing of the batch holds, whatever each statement answered.
+                        return [out[-1]] * count
+                    if len(out) != count:
+                        raise psycopg.OperationalError("the pipeline lost its place")
+                    return out
+                elif current is None or current.status not in _ERRORS:
+                    current = res
             if self.broken:
                 raise psycopg.OperationalError("the connection was closed")
             waiter = self._waiter = self.loop.create_future()
@@ -365,20 +390,40 @@ class PgWire:
                 await waiter
             finally:
                 self._waiter = None
+            pg.consume_input()
+
+    async def _prepare(self, statements: list[Statement]) -> None:
+        for stmt in statements:
+            self.pg.send_prepare(stmt.name, stmt.sql, stmt.types)
+        self.pg.pipeline_sync()
+        for res in await self._synced(len(statements)):
+            if res.status in _ERRORS:
+                raise psycopg.errors.error_from_result(res, encoding="utf-8")
+        self.prepared.update(stmt.name for stmt in statements)
+
+    async def run_batch(self, jobs: list[tuple[Statement, list[bytes | None]]]) -> list[Any]:
+        """Run the statements (with their parameters' values) in one transaction; each one's
+        result, or its error as psycopg's exception (not raised: the whole transaction was
+        rolled back then). A failure of the connection itself raises."""
+        missing = {stmt.name: stmt for stmt, _ in jobs if stmt.name not in self.prepared}
+        if missing:  # prepared on this connection the first time, in a round trip of its own
+            await self._prepare(list(missing.values()))
+        pg = self.pg
+        for stmt, values in jobs:
+            pg.send_query_prepared(stmt.name, values)
+        pg.pipeline_sync()  # also sends the whole batch: one write
+        return [psycopg.errors.error_from_result(res, encoding="utf-8")
+                if res.status == _FATAL_ERROR
+                else psycopg.errors.PipelineAborted("the batch was rolled back")
+                if res.status == _PIPELINE_ABORTED else res
+                for res in await self._synced(len(jobs))]
 
     async def run(self, stmt: Statement, params: dict[str, Any]) -> Any:
-        """Run ``stmt`` (prepared on this connection the first time) and return its result."""
-        if stmt.name not in self.prepared:
-            self.pg.send_prepare(stmt.name, stmt.sql, stmt.types)
-            await self._results()
-            self.prepared.add(stmt.name)
-        self.pg.send_query_prepared(stmt.name, stmt.values(params))
-        return await self._results()
-
-    async def query(self, sql: bytes) -> Any:
-        """A statement without parameters (``BEGIN``, ``COMMIT``...)."""
-        self.pg.send_query(sql)
-        return await self._results()
+        """Run ``stmt`` alone and return its result (an error raises)."""
+        res = (await self.run_batch([(stmt, stmt.values(params))]))[0]
+        if isinstance(res, Exception):
+            raise res
+        return res
 
     async def close(self) -> None:
         if not self.broken:
@@ -387,25 +432,50 @@ class PgWire:
         await self.conn.close()
 
 
+DEFAULT_PG_CONNECTIONS = 2
+
+
 def pg_connections() -> int:
-    """How many connections a process's hot path opens at most
-    (``REUSSITE_PG_CONNECTIONS``, default 16): as many statements are in flight at once."""
+    """How many connections a process's hot path opens at most (``REUSSITE_PG_CONNECTIONS``,
+    default 2): as many batches of statements are in flight at once."""
     value = os.environ.get("REUSSITE_PG_CONNECTIONS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else 16
+    return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_PG_CONNECTIONS
+
+
+MAX_BATCH = 64
+"""At most this many statements in one batch (one transaction)."""
+
+Job = tuple[Statement, list[bytes | None], "asyncio.Future[Any]", float]
+"""A statement waiting for a connection: its parameters' values, whoever waits for its
+result, and when it came (the loop's clock)."""
 
 
 class PostgresGames:
-    """The game statements on PostgreSQL, for the event loop: asynchronous connections.
+    """The game statements on PostgreSQL, for the event loop: batches on a few connections.
 
     The actions of :class:`~reussite.web.play.Tables` are plain functions; the hot path runs
     them in a greenlet on the event loop (:func:`run_on_loop`), and each statement here waits
     for PostgreSQL without blocking the loop (:func:`sqlalchemy.util.await_only`). So many
-    actions are in flight at once (their commits share PostgreSQL's WAL flushes), and no
-    thread is woken for any of them.
+    actions are in flight at once, and no thread is woken for any of them.
 
-    Up to ``size`` (:func:`pg_connections`) autocommit connections (:class:`PgWire`), opened
-    when needed; a connection that fails is closed (the action is answered 503) and the next
-    action opens a new one.
+    Every action is one statement (see ``PG_MOVE``). The statements of the actions in flight
+    queue here and go to PostgreSQL in batches: when a connection is free, everything queued
+    (up to :data:`MAX_BATCH`) is sent on it in one write, in pipeline mode, as one transaction
+    (:meth:`PgWire.run_batch`); each statement's result is handed out when that transaction
+    is committed, so an action is still answered only once its change is durable. A batch
+    costs PostgreSQL one wake-up, one round trip and one commit (one WAL flush) for all its
+    statements, where each statement alone cost one of each; and few connections are few
+    backends taking turns on the machine's cores. Each statement keeps its own meaning: the
+    conditional update that finds another version writes nothing and is a 409, whatever the
+    other statements of its batch do, and two statements on one game in one batch see each
+    other as if run one after the other. If any statement of a batch fails (an error, not a
+    409), the transaction is rolled back, nothing of it was acknowledged, and each statement
+    is run again alone, so that only the one that fails gets its error.
+
+    Up to ``size`` (:func:`pg_connections`) connections (:class:`PgWire`), opened when
+    needed; a connection that fails is closed (the actions of its batch are answered 503) and
+    the next batch opens a new one. A statement that waits longer than ``wait`` seconds for a
+    connection is a 503 too.
     """
 
     def __init__(self, url: str, size: int | None = None, wait: float = 10.0) -> None:
@@ -424,11 +494,30 @@ class PostgresGames:
         """Connections that may still be taken (idle or not opened yet)."""
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: collections.deque[Job] = collections.deque()
+        self._dispatching = False
+        self._expiry: asyncio.TimerHandle | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        """The batches in flight (the loop keeps only weak references to tasks)."""
+        self.batches = 0
+        self.statements = 0
+        """Batches sent and the statements in them (for the benchmarks)."""
+
+    def _on(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Connections belong to one event loop (a test client may start several in turn)."""
+        self._loop, self._idle, self._free = loop, [], self._size
+        self._waiters = collections.deque()
+        self._queue = collections.deque()
+        self._dispatching = False
+        self._expiry = None
+        self._sending = set()
 
     async def _connect(self) -> PgWire:
         conn = await psycopg.AsyncConnection.connect(*self._args, autocommit=True,
                                                      **self._kwargs)
         return PgWire(conn, asyncio.get_running_loop())
+
+    # The connections: lent to one work at a time (a batch), at most ``size`` at once.
 
     async def _take(self, loop: asyncio.AbstractEventLoop) -> None:
         """A place among the ``size`` connections: at once when one is free, else in turn
@@ -454,26 +543,27 @@ class PostgresGames:
             timer.cancel()
 
     def _give_back(self) -> None:
-        """The place to the first request waiting for one, else to the free ones."""
+        """The place to the first work waiting for one, else to the queued statements, else
+        to the free ones."""
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
                 waiter.set_result(None)
                 return
         self._free += 1
+        if self._queue:
+            self._dispatch()
 
     async def _run(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
-        """``await work(connection, *args)`` on a connection of the pool (the actions pass
-        ``PgWire.run`` and its statement: no closure a request)."""
+        """``await work(connection, *args)`` on a connection of the pool."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            # Connections belong to one event loop (a test client may start several in turn).
-            self._loop, self._idle, self._free = loop, [], self._size
-            self._waiters = collections.deque()
-        if self._free > 0:  # _take's first case, without a coroutine of its own
-            self._free -= 1
-        else:
-            await self._take(loop)
+            self._on(loop)
+        await self._take(loop)
+        return await self._lent(work, *args)
+
+    async def _lent(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await work(connection, *args)``, a place being taken; the place given back."""
         conn = None
         try:
             while self._idle and conn is None:
@@ -498,10 +588,97 @@ class PostgresGames:
         finally:
             self._give_back()
 
+    # The statements: queued, then sent in batches.
+
+    def _submit(self, stmt: Statement, params: dict[str, Any]) -> asyncio.Future[Any]:
+        """``stmt``'s result when its batch is committed (a future of the running loop)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._on(loop)
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.append((stmt, stmt.values(params), fut, loop.time()))
+        if not self._dispatching:
+            # Sent once the loop has run what is ready now: the statements of the other
+            # requests that came in the same turn join the batch.
+            self._dispatching = True
+            loop.call_soon(self._dispatch)
+        return fut
+
+    def _dispatch(self) -> None:
+        """What is queued, to the free connections (all of it to the first one, up to
+        MAX_BATCH a batch)."""
+        self._dispatching = False
+        queue, loop = self._queue, self._loop
+        assert loop is not None
+        while queue and self._free > 0:
+            batch: list[Job] = []
+            while queue and len(batch) < MAX_BATCH:
+                job = queue.popleft()
+                if not job[2].done():  # not cancelled meanwhile
+                    batch.append(job)
+            if batch:
+                self._free -= 1
+                task = loop.create_task(self._send(batch))
+                self._sending.add(task)
+                task.add_done_callback(self._sending.discard)
+        if not queue:
+            if self._expiry is not None:
+                self._expiry.cancel()
+                self._expiry = None
+        elif self._expiry is None:
+            self._expiry = loop.call_later(self._wait, self._expire)
+
+    def _expire(self) -> None:
+        """The statements that waited ``wait`` seconds for a connection: 503."""
+        self._expiry = None
+        queue, loop = self._queue, self._loop
+        assert loop is not None
+        limit = loop.time() - self._wait
+        while queue and queue[0][3] <= limit:
+            fut = queue.popleft()[2]
+            if not fut.done():
+                fut.set_exception(Unavailable("every connection stayed busy"))
+        if queue:
+            self._expiry = loop.call_later(queue[0][3] - limit, self._expire)
+
+    async def _send(self, batch: list[Job]) -> None:
+        """One batch on a connection (its place taken by :meth:`_dispatch`)."""
+        try:
+            await self._lent(self._batch, batch)
+        except BaseException as e:  # the connection failed: every statement not answered
+            for _stmt, _values, fut, _t in batch:
+                if fut.done():
+                    continue
+                if isinstance(e, asyncio.CancelledError):
+                    fut.cancel()
+                else:
+                    fut.set_exception(Unavailable(str(e)) if isinstance(e, Unavailable) else e)
+
+    async def _batch(self, conn: PgWire, batch: list[Job]) -> None:
+        results = await conn.run_batch([(job[0], job[1]) for job in batch])
+        self.batches += 1
+        self.statements += len(batch)
+        if len(batch) > 1 and any(isinstance(r, Exception) for r in results):
+            # Rolled back: each statement again alone (a request cancelled meanwhile is not
+            # answered, and nothing of it was written: it is left out).
+            results = []
+            for stmt, values, fut, _t in batch:
+                results.append((await conn.run_batch([(stmt, values)]))[0]
+                               if not fut.done() else None)
+        for (_stmt, _values, fut, _t), res in zip(batch, results, strict=True):
+            if fut.done():
+                continue
+            if isinstance(res, psycopg.OperationalError):
+                fut.set_exception(Unavailable(type(res).__name__))
+            elif isinstance(res, Exception):
+                fut.set_exception(res)
+            else:
+                fut.set_result(res)
+
     # What the actions call, in their greenlet (see run_on_loop).
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        res = await_only(self._run(PgWire.run, PG_GET_GAME, {"gid": game_id, "pid": player_id}))
+        res = await_only(self._submit(PG_GET_GAME, {"gid": game_id, "pid": player_id}))
         if res.ntuples == 0:
             return None
         get = res.get_value
@@ -509,7 +686,7 @@ class PostgresGames:
                        for i, read in enumerate(_GAME_TYPES)])
 
     def line(self, game_id: str, length: int) -> list[str]:
-        res = await_only(self._run(PgWire.run, PG_LINE, {"gid": game_id, "length": length}))
+        res = await_only(self._submit(PG_LINE, {"gid": game_id, "length": length}))
         get = res.get_value
         return [get(i, 0).decode() for i in range(res.ntuples)]
 
@@ -525,23 +702,81 @@ class PostgresGames:
                 stmt = PG_MOVE_WON if change.won else PG_MOVE
             else:
                 stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
-        res = await_only(self._run(PgWire.run, stmt, params))
+        res = await_only(self._submit(stmt, params))
         return row_after(row, values) if res.command_tuples == 1 else None
 
     def create_game(self, game_id: str, player_id: str, game: str, number: int,
                     status: str) -> GameRow:
         values = new_game_values(game_id, player_id, game, number, status)
-        await_only(self._run(PgWire.run, PG_CREATE, values))
+        await_only(self._submit(PG_CREATE, values))
         return GameRow.from_mapping(values)
 
     def mark_hint(self, row: GameRow) -> None:
         if row.used_hint:
             return
-        await_only(self._run(PgWire.run, PG_MARK_HINT, {"gid": row.id, "yes": True}))
+        await_only(self._submit(PG_MARK_HINT, {"gid": row.id, "yes": True}))
+
+
+class _Worker(greenlet.greenlet):  # type: ignore[misc]
+    """A greenlet that runs one action after another (see :func:`run_on_loop`);
+    :func:`await_only` recognises it by this attribute, as it does SQLAlchemy's own."""
+
+    __sqlalchemy_greenlet_provider__ = True
+
+
+class _Done:
+    """What a worker hands back at the end of an action: its value or its exception."""
+
+    __slots__ = ("value", "error")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+def _serve(work: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """A worker's life: each action in turn, its end handed back to whoever switched to it."""
+    while True:
+        done = _Done()
+        try:
+            done.value = work(*args)
+        except BaseException as e:  # noqa: BLE001 (handed back and raised by run_on_loop)
+            done.error = e
+        del work, args
+        work, args = greenlet.getcurrent().parent.switch(done)
+
+
+_workers = threading.local()
+"""Each thread's idle workers (a greenlet belongs to the thread that made it)."""
+_IDLE_WORKERS = 64
 
 
 async def run_on_loop(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)``, a plain function whose statements wait with ``await_only`` (as
-    :class:`PostgresGames`'s do), run in a greenlet on the event loop."""
-    result: T = await greenlet_spawn(work, *args)
-    return result
+    :class:`PostgresGames`'s do), run in a greenlet on the event loop.
+
+    As SQLAlchemy's ``greenlet_spawn``, but the greenlets are kept and used again: a new
+    greenlet's first call gets a Python frame stack of its own (a 16 KiB ``mmap``, then a
+    ``munmap`` when it ends), which cost two system calls and their page faults a request."""
+    idle: list[_Worker] | None = getattr(_workers, "idle", None)
+    if idle is None:
+        idle = _workers.idle = []
+    worker = idle.pop() if idle else _Worker(_serve)
+    driver = greenlet.getcurrent()
+    worker.parent = driver
+    worker.gr_context = driver.gr_context  # the request's context variables
+    result = worker.switch(work, args)
+    while not isinstance(result, _Done):
+        try:
+            value = await result
+        except BaseException:
+            result = worker.throw(*sys.exc_info())
+        else:
+            result = worker.switch(value)
+    if len(idle) < _IDLE_WORKERS:
+        idle.append(worker)
+    if result.error is not None:
+        error, result.error = result.error, None
+        raise error
+    value, result.value = result.value, None
+    return value  # type: ignore[no-any-return]
