@@ -1190,8 +1190,33 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
    the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
    fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). Only the
    beam uses it. */
+/* The reserve games' evaluation (Leap Year, Auld Lang Syne), for the beam only: cards home,
+   less a penalty for every reserve pile emptied while the stock still deals (the stock's cards
+   then fall on fewer piles), less a weight for every card lying above a card of lower rank in
+   its pile (the lower card waits for it). */
+static __thread int beam_w_empty = 50, beam_w_inv = 3;  /* beam_search's second try: 10 */
+
+static int evaluate_reserve(const Pos *p) {
+    const Spec *sp = p->sp;
+    int e = 10 * p->fcards, inv = 0;
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++) {
+        int n = p->len[i];
+        const uint8_t *c = p->c[i];
+        if (!n) {
+            if (p->len[0]) e -= beam_w_empty;
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            int r = RANK(c[k]);
+            for (int q = k + 1; q < n; q++) inv += RANK(c[q]) > r;
+        }
+    }
+    return e - beam_w_inv * inv;
+}
+
 static int evaluate(const Pos *p, int any_link) {
     const Spec *sp = p->sp;
+    if (sp->reserve_only) return evaluate_reserve(p);
     int e = 6 * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
         int n = p->len[i];
@@ -1564,6 +1589,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
     long long visited = 0;
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
+        if (p->sp->reserve_only && proven_lost(p)) continue;
         table_add(&cx->table, pos_key(p));
         int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p, beam_any_link));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
@@ -1591,6 +1617,10 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
                 goto end;
             }
             int added = table_add(&cx->table, pos_key(p));
+            if (added > 0 && p->sp->reserve_only && proven_lost(p)) {
+                (*states)++;  /* no order of play wins from here: not offered */
+                added = 0;
+            }
             if (added > 0) {
                 visited++;
                 (*states)++;
@@ -1732,10 +1762,12 @@ static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states,
         cx->cut = 0;
         beam_any_link = t % 3 == 1;
         beam_hash_ties = t % 3 == 2;
+        beam_w_inv = t % 3 == 1 ? 10 : 3;  /* the reserve games' second ordering */
         beam_salt = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
         int r = beam_try(root, cx, width, reach, bud, states, won);
         beam_any_link = 1;
         beam_hash_ties = 0;
+        beam_w_inv = 3;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
         if (t % 3 == 2) { reach *= 2; size++; }
@@ -1871,7 +1903,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     double start = now();
     Ctx cx;
     memset(&cx, 0, sizeof cx);
-    cx.beam = ordering && sp->deals_to_tableau && sp->nt > 0 &&
+    cx.beam = ordering && (sp->deals_to_tableau && sp->nt > 0 ||
+                           sp->reserve_only && sp->redeal != R_GATHER && !best_line) &&
               (max_states < 0 || max_states >= BEAM_MIN_STATES);
     res->states = 0;
     res->line.n = 0;
@@ -1887,8 +1920,14 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     int status = ST_UNKNOWN;
     if (cx.beam) {
         /* the whole budget (it stops early when a try saw all it could), but a third when
-           the caller wants the exact search's best line (the honest player's samples) */
-        int r = beam_search(p, &cx, best_line ? &first : &whole, &total, &won);
+           the caller wants the exact search's best line (the honest player's samples); in
+           Leap Year and Auld Lang Syne half, then the streamlined search up to three
+           quarters (not when the best line is asked for: the honest player's samples keep
+           the exact search alone) */
+        Budget half = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
+                       max_states < 0 ? -1 : max_states / 2};
+        int r = beam_search(p, &cx, best_line ? &first : sp->reserve_only ? &half : &whole,
+                            &total, &won);
         if (r < 0) cx.err = 1;
         if (r > 0) { status = ST_WON; goto done; }
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
@@ -1921,8 +1960,9 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
            looks for a win with up to half of the budget; not exact, so it answers a win (a
            line the engine replays) or nothing, and the exact search runs on what is left. */
-        Budget part = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
-                       max_states < 0 ? -1 : max_states / 2};
+        double share = cx.beam ? 0.75 : 0.5;
+        Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                       max_states < 0 ? -1 : (long long)((double)max_states * share)};
         int cut = 0;
         streamline = 1;
         int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
