@@ -557,7 +557,20 @@ static int table_init(Table *t, size_t cap, size_t max_cap) {
 
 static void table_free(Table *t) { slots_free(t->slots, t->cap); t->slots = NULL; }
 
+/* Empty again. A large table gets fresh pages (the kernel zeroes only those touched again)
+   rather than a memset of all of them: a table sized for a long search may be cleared after a
+   short phase (solve_pos runs several). */
 static void table_clear(Table *t) {
+    if (!t->used) return;
+    if (t->cap * sizeof(Key) >= ((size_t)2 << 20)) {
+        Key *s = slots_alloc(t->cap);
+        if (s) {
+            slots_free(t->slots, t->cap);
+            t->slots = s;
+            t->used = 0;
+            return;
+        }
+    }
     memset(t->slots, 0, t->cap * sizeof(Key));
     t->used = 0;
 }
@@ -1880,7 +1893,15 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (is_won(p)) { res->status = ST_WON; return 0; }
     if (proven_lost(p) || (sp->order_bound && order_lost(p))) { res->status = ST_LOST; return 0; }
     cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
-    if (!cx.buf || table_init(&cx.table, 1 << 16, max_table)) { free(cx.buf); return -1; }
+    /* The table's first size: room (half full) for the positions the budget should reach,
+       about a million a second, up to 2^24 slots (256 MiB): growing it step by step cost a
+       rehash of every position at each doubling. */
+    double expect = max_states >= 0 ? (double)max_states : -1.0;
+    if (time_limit >= 0 && (expect < 0 || time_limit * 1e6 < expect)) expect = time_limit * 1e6;
+    size_t cap0 = 1 << 16;
+    while ((double)cap0 < 2.0 * expect && cap0 < ((size_t)1 << 24) && cap0 * 2 <= max_table)
+        cap0 *= 2;
+    if (!cx.buf || table_init(&cx.table, cap0, max_table)) { free(cx.buf); return -1; }
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
     Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
                     max_states < 0 ? -1 : max_states / 3};
