@@ -1129,6 +1129,11 @@ static void sort_kids(Child *v, int n) {
 /* The win finder of draw-three waste games (C only, see solve_pos): while set, children()
    streamlines the search. It proves nothing. */
 static __thread int streamline = 0;
+/* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
+   tableau must be covered at once: the only children after it put a card on it (exact in a
+   draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
+   apart from the same position reached otherwise. */
+static __thread int relax_cover = 0;
 
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
@@ -1145,19 +1150,30 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     int nh = 0;
     int nm = raw_moves(p, buf);
     int has_stock = 0;
+    int cover = relax_cover && last->have && last->m.s == sp->waste &&
+                sp->kind[last->m.d] == K_TABLEAU ? last->m.d : -1;
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
         if (m.s < 0) has_stock = 1;
         if (m.s < 0 && sp->waste >= 0) continue;
+        if (cover >= 0 && m.d != cover) continue;
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
-        if (sc >= SAFE) {
+        if (sc >= SAFE && cover < 0) {
             out->n = start;
             return kids_add(out, 0, m, sc);
         }
         if (kids_add(out, 0, m, sc)) return -1;
     }
     if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
+    if (cover >= 0) {
+        int k = start;
+        for (int q = start; q < out->n; q++)
+            if (out->v[q].m.d == cover) out->v[k++] = out->v[q];
+        out->n = k;
+        sort_kids(out->v + start, out->n - start);
+        return 0;
+    }
     sort_kids(out->v + start, out->n - start);
     if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
     if (streamline && sp->reserve_only) {
@@ -1795,7 +1811,15 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             if (current_line(p, depth0, won_line)) goto oom;
             break;
         }
-        int added = table_add(&cx->table, pos_key(p));
+        Key key = pos_key(p);
+        if (relax_cover && ch.m.s == p->sp->waste && p->sp->kind[ch.m.d] == K_TABLEAU) {
+            /* to be covered at once: apart from the same position reached otherwise */
+            uint64_t c = (uint64_t)(top(p, ch.m.d) & 63);
+            key.a ^= mix1(c + 0x636f766572ULL);
+            key.b ^= mix2(c + 0x636f766572ULL);
+            key.a |= 1;
+        }
+        int added = table_add(&cx->table, key);
         if (added == 0) {
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
@@ -1936,7 +1960,9 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         int cut = 0;
         Line ignored = {0};
         p->sp = &one;
+        relax_cover = 1;
         int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &ignored);
+        relax_cover = 0;
         p->sp = sp;
         free(ignored.v);
         if (cx.err) goto done;
