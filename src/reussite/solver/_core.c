@@ -1892,8 +1892,9 @@ oom:
 }
 
 #define FIRST_DEAL_CAP 300
-/* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget. */
-#define RELAX_SHARE 0.2
+/* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
+   the streamlined searches. */
+#define RELAX_SHARE 0.1
 /* Its first probe, without the covering rule: up to this share. */
 #define RELAX_PROBE 0.02
 /* Below this budget of positions no beam: its first try alone takes about 40,000 (5 stages of
@@ -1943,15 +1944,38 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
+    if (streamlined < 0) streamlined = !best_line;
+    if (ordering && streamlined && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
+        /* Draw three (Klondike draw 3, Athena): streamlined searches look for a win with up to
+           half the budget. Level 1: every card that can go home without a click goes home as
+           the only child, and no card comes back from a foundation; level 2 also never moves
+           a run that already sits on a card it fits (a shuffle). Level 2 runs first, with up
+           to a quarter of the budget, then level 1 up to half of it. Not exact (a card may be
+           needed on the tableau, a click or a shuffle may be needed first), so they answer a
+           win (a line the engine replays) or nothing; the exact search then runs on what is
+           left. By default (streamlined < 0) not when the best line is asked for; the honest
+           player asks for them explicitly (streamlined 1). */
+        for (int level = 2; level >= 1; level--) {
+            double share = level == 2 ? 0.25 : 0.5;
+            Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                           max_states < 0 ? -1 : (long long)((double)max_states * share)};
+            int cut = 0;
+            streamline = level;
+            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+            streamline = 0;
+            if (cx.err) goto done;
+            if (r == ST_WON) { status = ST_WON; goto done; }
+        }
+    }
     if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty) {
         /* Draw three, turned over without limit (Klondike draw 3, Athena): the same position
            played drawing one card at a time is a relaxation (every card of the stock and waste
            can be brought to the waste's top by clicks alone, so every line of draw three is a
            line of draw one, clicks aside). Its exact search proves some deals lost in far fewer
            positions (no grouping of the stock by threes): lost there is lost here. A win there
-           proves nothing (the streamlined searches, then the exact search, run on what is
-           left). Up to RELAX_SHARE of the budget, first: on a deal that can be won it nearly
-           always wins at once (29 of 30 won deals of Klondike draw 3 within 0.31 s). */
+           proves nothing (the exact search runs on what is left). Up to RELAX_SHARE of the
+           budget, after the streamlined searches (which keep their shares: the wins they find
+           late in them stay found). */
         Spec one = *sp;
         one.draw = 1;
         one.waste_safe = 1;
@@ -1962,7 +1986,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         p->sp = &one;
         /* first a short probe without the covering rule, which finds a draw-one win sooner
            (the rule's search tries fewer stock cards early): when draw one wins, the relaxation
-           cannot prove anything, and the draw-three searches get the whole budget */
+           cannot prove anything, and the exact search gets the rest */
         Budget probe = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_PROBE,
                         max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_PROBE)};
         int r = search_round(p, &cx, &probe, &total, -1, 0, &cut, &ignored);
@@ -1977,31 +2001,6 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         free(ignored.v);
         if (cx.err) goto done;
         if (r == ST_LOST) { status = ST_LOST; goto done; }
-    }
-    if (streamlined < 0) streamlined = !best_line;
-    if (ordering && streamlined && sp->waste >= 0 && sp->draw > 1 && sp->safe_foundation) {
-        /* Draw three (Klondike draw 3, Athena): streamlined searches look for a win with up to
-           half the budget (of what the draw-one relaxation left). Level 1: every card that can
-           go home without a click goes home as the only child, and no card comes back from a foundation; level 2 also never moves
-           a run that already sits on a card it fits (a shuffle). Level 2 runs first, with up
-           to a quarter of the budget, then level 1 up to half of it. Not exact (a card may be
-           needed on the tableau, a click or a shuffle may be needed first), so they answer a
-           win (a line the engine replays) or nothing; the exact search then runs on what is
-           left. By default (streamlined < 0) not when the best line is asked for; the honest
-           player asks for them explicitly (streamlined 1). */
-        double s0 = now();
-        long long t0 = total;
-        for (int level = 2; level >= 1; level--) {
-            double share = level == 2 ? 0.25 : 0.5;
-            Budget part = {time_limit < 0 ? -1.0 : s0 + (start + time_limit - s0) * share,
-                           max_states < 0 ? -1 : t0 + (long long)((double)(max_states - t0) * share)};
-            int cut = 0;
-            streamline = level;
-            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
-            streamline = 0;
-            if (cx.err) goto done;
-            if (r == ST_WON) { status = ST_WON; goto done; }
-        }
     }
     if (ordering && !best_line && sp->reserve_only && sp->redeal != R_GATHER) {
         /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
