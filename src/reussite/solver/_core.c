@@ -557,7 +557,20 @@ static int table_init(Table *t, size_t cap, size_t max_cap) {
 
 static void table_free(Table *t) { slots_free(t->slots, t->cap); t->slots = NULL; }
 
+/* Empty again. A large table gets fresh pages (the kernel zeroes only those touched again)
+   rather than a memset of all of them: a table sized for a long search may be cleared after a
+   short phase (solve_pos runs several). */
 static void table_clear(Table *t) {
+    if (!t->used) return;
+    if (t->cap * sizeof(Key) >= ((size_t)2 << 20)) {
+        Key *s = slots_alloc(t->cap);
+        if (s) {
+            slots_free(t->slots, t->cap);
+            t->slots = s;
+            t->used = 0;
+            return;
+        }
+    }
     memset(t->slots, 0, t->cap * sizeof(Key));
     t->used = 0;
 }
@@ -1116,6 +1129,11 @@ static void sort_kids(Child *v, int n) {
 /* The win finder of draw-three waste games (C only, see solve_pos): while set, children()
    streamlines the search. It proves nothing. */
 static __thread int streamline = 0;
+/* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
+   tableau must be covered at once: the only children after it put a card on it (exact in a
+   draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
+   apart from the same position reached otherwise. */
+static __thread int relax_cover = 0;
 
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
@@ -1132,19 +1150,30 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     int nh = 0;
     int nm = raw_moves(p, buf);
     int has_stock = 0;
+    int cover = relax_cover && last->have && last->m.s == sp->waste &&
+                sp->kind[last->m.d] == K_TABLEAU ? last->m.d : -1;
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
         if (m.s < 0) has_stock = 1;
         if (m.s < 0 && sp->waste >= 0) continue;
+        if (cover >= 0 && m.d != cover) continue;
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
-        if (sc >= SAFE) {
+        if (sc >= SAFE && cover < 0) {
             out->n = start;
             return kids_add(out, 0, m, sc);
         }
         if (kids_add(out, 0, m, sc)) return -1;
     }
     if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
+    if (cover >= 0) {
+        int k = start;
+        for (int q = start; q < out->n; q++)
+            if (out->v[q].m.d == cover) out->v[k++] = out->v[q];
+        out->n = k;
+        sort_kids(out->v + start, out->n - start);
+        return 0;
+    }
     sort_kids(out->v + start, out->n - start);
     if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
     if (streamline && sp->reserve_only) {
@@ -1814,7 +1843,15 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             if (current_line(p, depth0, won_line)) goto oom;
             break;
         }
-        int added = table_add(&cx->table, pos_key(p));
+        Key key = pos_key(p);
+        if (relax_cover && ch.m.s == p->sp->waste && p->sp->kind[ch.m.d] == K_TABLEAU) {
+            /* to be covered at once: apart from the same position reached otherwise */
+            uint64_t c = (uint64_t)(top(p, ch.m.d) & 63);
+            key.a ^= mix1(c + 0x636f766572ULL);
+            key.b ^= mix2(c + 0x636f766572ULL);
+            key.a |= 1;
+        }
+        int added = table_add(&cx->table, key);
         if (added == 0) {
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
@@ -1887,6 +1924,11 @@ oom:
 }
 
 #define FIRST_DEAL_CAP 300
+/* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
+   the streamlined searches. */
+#define RELAX_SHARE 0.1
+/* Its first probe, without the covering rule: up to this share. */
+#define RELAX_PROBE 0.02
 /* Below this budget of positions no beam: its first try alone takes about 40,000 (5 stages of
    8,000) and the exact search does better with them (Spider 1 suit on 20,000 positions). */
 #define BEAM_MIN_STATES 100000
@@ -1911,7 +1953,15 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (is_won(p)) { res->status = ST_WON; return 0; }
     if (proven_lost(p) || (sp->order_bound && order_lost(p))) { res->status = ST_LOST; return 0; }
     cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
-    if (!cx.buf || table_init(&cx.table, 1 << 16, max_table)) { free(cx.buf); return -1; }
+    /* The table's first size: room (half full) for the positions the budget should reach,
+       about a million a second, up to 2^24 slots (256 MiB): growing it step by step cost a
+       rehash of every position at each doubling. */
+    double expect = max_states >= 0 ? (double)max_states : -1.0;
+    if (time_limit >= 0 && (expect < 0 || time_limit * 1e6 < expect)) expect = time_limit * 1e6;
+    size_t cap0 = 1 << 16;
+    while ((double)cap0 < 2.0 * expect && cap0 < ((size_t)1 << 24) && cap0 * 2 <= max_table)
+        cap0 *= 2;
+    if (!cx.buf || table_init(&cx.table, cap0, max_table)) { free(cx.buf); return -1; }
     Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
     Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
                     max_states < 0 ? -1 : max_states / 3};
@@ -1955,6 +2005,41 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             if (cx.err) goto done;
             if (r == ST_WON) { status = ST_WON; goto done; }
         }
+    }
+    if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty) {
+        /* Draw three, turned over without limit (Klondike draw 3, Athena): the same position
+           played drawing one card at a time is a relaxation (every card of the stock and waste
+           can be brought to the waste's top by clicks alone, so every line of draw three is a
+           line of draw one, clicks aside). Its exact search proves some deals lost in far fewer
+           positions (no grouping of the stock by threes): lost there is lost here. A win there
+           proves nothing (the exact search runs on what is left). Up to RELAX_SHARE of the
+           budget, after the streamlined searches (which keep their shares: the wins they find
+           late in them stay found). */
+        Spec one = *sp;
+        one.draw = 1;
+        one.waste_safe = 1;
+        one.stock_turns = 0;
+        one.stock_cycle = sp->packs == 1;
+        int cut = 0;
+        Line ignored = {0};
+        p->sp = &one;
+        /* first a short probe without the covering rule, which finds a draw-one win sooner
+           (the rule's search tries fewer stock cards early): when draw one wins, the relaxation
+           cannot prove anything, and the exact search gets the rest */
+        Budget probe = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_PROBE,
+                        max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_PROBE)};
+        int r = search_round(p, &cx, &probe, &total, -1, 0, &cut, &ignored);
+        if (r == ST_UNKNOWN && !cx.err) {
+            Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_SHARE,
+                           max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_SHARE)};
+            relax_cover = 1;
+            r = search_round(p, &cx, &part, &total, -1, 0, &cut, &ignored);
+            relax_cover = 0;
+        }
+        p->sp = sp;
+        free(ignored.v);
+        if (cx.err) goto done;
+        if (r == ST_LOST) { status = ST_LOST; goto done; }
     }
     if (ordering && !best_line && sp->reserve_only && sp->redeal != R_GATHER) {
         /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
