@@ -2328,7 +2328,7 @@ static PyObject *py_order_lost(PyObject *self, PyObject *args) {
  * seen may allow more, never less). */
 
 enum { VW_DOWN, VW_COL, VW_EMPTY, VW_SUIT, VW_RANK, VW_BREAK, VW_CELL, VW_CELL2, VW_HOME,
-       VW_REACH, VW_UNK, VW_DEPTH, VW_N };
+       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_N };
 
 static inline int v_unknown(int c) { return (c & UPF) && RANK(c) == 0; }
 
@@ -2353,7 +2353,8 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
                 else { e += w[VW_RANK]; units++; }
             } else { e -= w[VW_BREAK]; units++; }
         }
-        if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units;
+        if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units
+                        + w[VW_BURY] * down * (units - 1);
         if (v_unknown(c[n - 1])) e += w[VW_UNK];
     }
     int cells = 0;
@@ -2362,6 +2363,36 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
     if (predeal && sp->not_while_empty && p->len[0]) e -= 100000 * empty;
     else e += w[VW_EMPTY] * empty;
     return e;
+}
+
+/* The key of a masked position: its piles of each kind interchangeable (the search sees every
+ * hidden card as the same 0, and the evaluation treats piles alike). */
+static Key v_key(const Pos *p) {
+    const Spec *sp = p->sp;
+    Key k = {0, 0};
+    addk(&k, (uint64_t)p->len[0], (uint64_t)p->len[0], 1004);
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++) addk(&k, p->h1[i], p->h2[i], 1005);
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) addk(&k, p->h1[i], p->h2[i], 1006);
+    k.a |= 1;
+    return k;
+}
+
+/* A move the visible search leaves out: a deal, a move of an unknown card, a whole pile
+ * onto an empty pile, a move to an empty pile or cell other than the first (the same
+ * position, up to interchangeable piles). */
+static int v_skip(const Pos *p, Move m) {
+    const Spec *sp = p->sp;
+    if (m.s < 0 || v_unknown(top(p, m.s))) return 1;
+    if (p->len[m.d]) return 0;
+    if (sp->kind[m.d] == K_TABLEAU) {
+        if (sp->kind[m.s] == K_TABLEAU && m.n == p->len[m.s]) return 1;
+        for (int j = sp->t0; j < m.d; j++)
+            if (!p->len[j]) return 1;
+    } else if (sp->kind[m.d] == K_CELL) {
+        for (int j = sp->c0; j < m.d; j++)
+            if (!p->len[j]) return 1;
+    }
+    return 0;
 }
 
 typedef struct { int parent, eval, depth, prio; Move m; size_t snap; } VNode;
@@ -2450,7 +2481,7 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
     int e0 = v_eval(p, w, predeal);
     Move none = {0, 0, 0};
     if (v_add(&s, p, -1, none, e0, 0, e0) < 0 || v_heap_push(&s, 0)) { rc = -1; goto done; }
-    table_add(&t, pos_key(p));
+    table_add(&t, v_key(p));
     int best = 0;
     long long count = 1;
     while (s.hn && count < max_nodes) {
@@ -2460,12 +2491,9 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
         int nm = raw_moves(p, buf);
         for (int k = 0; k < nm && count < max_nodes; k++) {
             Move m = buf[k];
-            if (m.s < 0) continue;
-            if (v_unknown(top(p, m.s))) continue;
-            if (p->sp->kind[m.s] == K_TABLEAU && p->sp->kind[m.d] == K_TABLEAU &&
-                !p->len[m.d] && m.n == p->len[m.s]) continue;
+            if (v_skip(p, m)) continue;
             if (push_move(p, m)) { rc = -1; goto done; }
-            int r = table_add(&t, pos_key(p));
+            int r = table_add(&t, v_key(p));
             if (r < 0) { pop_move(p); goto finish; }
             if (r == 1) {
                 count++;
@@ -2513,7 +2541,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
                           &max_nodes, &stop_at_reveal))
         return NULL;
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 12 ints");
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 13 ints");
         return NULL;
     }
     int w[VW_N];

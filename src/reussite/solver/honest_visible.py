@@ -43,17 +43,17 @@ from reussite.solver.honest import HonestGame, Referee
 class Weights:
     """The evaluation's weights (``_core.c``'s ``v_eval``; the order is the C core's)."""
 
-    down: int = 10
+    down: int = 6
     """Each face-down card."""
     column: int = 8
     """Each pile with a face-down card."""
-    empty: int = 25
+    empty: int = 16
     """Each empty pile."""
     suit: int = 4
     """Each card on the next rank of its own suit (face up)."""
     rank: int = 1
     """Each card on the next rank of another suit."""
-    broken: int = 3
+    broken: int = 2
     """Each face-up card on a card that is not the next rank."""
     cell: int = 4
     """Each card in a cell (Astrocyte)."""
@@ -61,12 +61,14 @@ class Weights:
     """Each card in a cell, times the cards in cells."""
     home: int = 60
     """Each suit completed."""
-    reach: int = 2
+    reach: int = 1
     """Each piece (in-suit run) above a pile's face-down cards."""
-    unknown: int = 1
+    unknown: int = 2
     """Each pile whose top card was just turned up (by the search: not yet seen)."""
     depth: int = 0
     """The search's priority: the evaluation minus this much a move from the start."""
+    bury: int = 0
+    """Each face-down card times the pieces above its pile's face-down cards, less one."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,9 @@ class VisibleEffort:
     weights: Weights = field(default_factory=Weights)
     stop_at_reveal: bool = False
 
+
+HINT_NODES = 50_000
+"""Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
 
 GAME_WEIGHTS: dict[str, Weights] = {}
 """Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
