@@ -51,12 +51,11 @@ def quick_move(pos: Position) -> RawMove | None:
 
 def visible_hints(pos: Position) -> bool:
     """Hints in this game come from the player that searches the visible moves
-    (:mod:`.honest_visible`, the honest player of ``--method auto`` there): Spider 4 suits and
-    Astrocyte."""
-    from reussite.solver.batch import VISIBLE_GAMES
+    (:mod:`.honest_visible`): Spider 4 suits and Astrocyte."""
+    from reussite.solver.batch import VISIBLE_HINT_GAMES
     from reussite.solver.honest_visible import plays_visible
 
-    return pos.rules.id in VISIBLE_GAMES and plays_visible(pos.rules)
+    return pos.rules.id in VISIBLE_HINT_GAMES and plays_visible(pos.rules)
 
 
 def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 12,

@@ -45,13 +45,13 @@ class Weights:
 
     down: int = 6
     """Each face-down card."""
-    column: int = 8
+    column: int = 10
     """Each pile with a face-down card."""
     empty: int = 16
     """Each empty pile."""
     suit: int = 4
     """Each card on the next rank of its own suit (face up)."""
-    rank: int = 1
+    rank: int = 2
     """Each card on the next rank of another suit."""
     broken: int = 2
     """Each face-up card on a card that is not the next rank."""
