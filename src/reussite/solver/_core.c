@@ -2328,7 +2328,7 @@ static PyObject *py_order_lost(PyObject *self, PyObject *args) {
  * seen may allow more, never less). */
 
 enum { VW_DOWN, VW_COL, VW_EMPTY, VW_SUIT, VW_RANK, VW_BREAK, VW_CELL, VW_CELL2, VW_HOME,
-       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_N };
+       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_RUN, VW_N };
 
 static inline int v_unknown(int c) { return (c & UPF) && RANK(c) == 0; }
 
@@ -2336,7 +2336,8 @@ static inline int v_unknown(int c) { return (c & UPF) && RANK(c) == 0; }
  * is made from (an empty pile that forbids the deal costs more than anything else). */
 static int v_eval(const Pos *p, const int *w, int predeal) {
     const Spec *sp = p->sp;
-    int e = w[VW_HOME] * (p->fcards / 13);
+    /* a completed suit counts as the run of 12 links it was, and HOME more */
+    int e = (w[VW_HOME] + 12 * w[VW_SUIT] + 66 * w[VW_RUN]) * (p->fcards / 13);
     int empty = 0;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
         int n = p->len[i];
@@ -2344,14 +2345,18 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
         const uint8_t *c = p->c[i];
         int down = 0;
         while (down < n && !(c[down] & UPF)) down++;
-        int units = 1;
+        int units = 1, run = 0;
         for (int k = down + 1; k < n; k++) {
             int lo = c[k - 1], up = c[k];
             if (v_unknown(lo) || v_unknown(up)) continue;
-            if (RANK(lo) == RANK(up) + 1) {
-                if (SUIT(lo) == SUIT(up)) e += w[VW_SUIT];
-                else { e += w[VW_RANK]; units++; }
-            } else { e -= w[VW_BREAK]; units++; }
+            if (RANK(lo) == RANK(up) + 1 && SUIT(lo) == SUIT(up)) {
+                e += w[VW_SUIT] + w[VW_RUN] * run;  /* a run of L links: RUN * L(L-1)/2 more */
+                run++;
+                continue;
+            }
+            run = 0;
+            if (RANK(lo) == RANK(up) + 1) { e += w[VW_RANK]; units++; }
+            else { e -= w[VW_BREAK]; units++; }
         }
         if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units
                         + w[VW_BURY] * down * (units - 1);
@@ -2541,7 +2546,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
                           &max_nodes, &stop_at_reveal))
         return NULL;
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 13 ints");
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 14 ints");
         return NULL;
     }
     int w[VW_N];

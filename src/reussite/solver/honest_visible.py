@@ -59,8 +59,8 @@ class Weights:
     """Each card in a cell (Astrocyte)."""
     cell2: int = 1
     """Each card in a cell, times the cards in cells."""
-    home: int = 60
-    """Each suit completed."""
+    home: int = 12
+    """Each suit completed, more than its 12 links in a run counted as they were."""
     reach: int = 1
     """Each piece (in-suit run) above a pile's face-down cards."""
     unknown: int = 2
@@ -69,6 +69,9 @@ class Weights:
     """The search's priority: the evaluation minus this much a move from the start."""
     bury: int = 0
     """Each face-down card times the pieces above its pile's face-down cards, less one."""
+    run: int = 2
+    """In-suit runs: a run of L links counts this much times L(L-1)/2 more (long runs,
+    towards a completed suit, weigh more than their links)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,9 @@ class VisibleEffort:
 HINT_NODES = 50_000
 """Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
 
-GAME_WEIGHTS: dict[str, Weights] = {}
+GAME_WEIGHTS: dict[str, Weights] = {
+    "astrocyte": Weights(down=10, column=6, suit=5, rank=1),
+}
 """Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
 
 
