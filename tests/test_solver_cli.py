@@ -123,15 +123,19 @@ def test_an_unknown_clock_is_a_clear_error(capsys: pytest.CaptureFixture[str],
 def test_winrate_method_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "winrate", "spider", "--deals", "1-2", "--player", "honest",
                        "--method", "oracle")
-    assert code == 2 and "--method is one of auto, sample, beam" in err
+    assert code == 2 and "--method is one of auto, sample, beam, visible" in err
 
 
 def test_the_planning_player_is_for_spider_type_games() -> None:
-    from reussite.solver.batch import Tally, uses_beam
+    from reussite.solver.batch import Tally, honest_method, uses_beam
 
-    assert all(uses_beam(g, "auto") for g in ("spider", "spider-2-suits", "astrocyte",
-                                              "freds-spider"))
+    assert all(uses_beam(g, "auto") for g in ("spider-2-suits", "freds-spider",
+                                              "spider-1-suit", "astrocyte"))
+    assert honest_method("spider", "auto") == "visible"
     assert not any(uses_beam(g, "auto") for g in ("klondike", "quadrennial", "leap-year"))
     assert not uses_beam("spider", "sample") and uses_beam("klondike", "beam")
-    text = Tally("spider", "honest", None, 300_000, 6).budget()
+    assert uses_beam("spider", "beam") and honest_method("spider", "beam") == "beam"
+    text = Tally("spider", "honest", None, 300_000, 6, method="beam").budget()
     assert text == "planning (beam), 300,000 positions per plan, 6 samples"
+    text = Tally("spider", "honest", None, 30_000).budget()
+    assert text == "visible search, 30,000 positions per search"

@@ -23,11 +23,21 @@ if TYPE_CHECKING:
     from reussite.solver.honest_beam import BeamEffort
 
 PLAYERS = ("full", "honest")
-METHODS = ("auto", "sample", "beam")
+METHODS = ("auto", "sample", "beam", "visible")
 """How the honest player thinks: ``sample`` judges each step on samples (:mod:`.honest`),
 ``beam`` plans a win on each sample with the beam and follows the plans' votes
-(:mod:`.honest_beam`); ``auto`` is ``beam`` in the games it is for (Spider-type: the stock
-deals onto the tableau), else ``sample``."""
+(:mod:`.honest_beam`), ``visible`` searches the visible moves up to the next card turned up
+(:mod:`.honest_visible`); ``auto`` is ``visible`` in the games of :data:`VISIBLE_GAMES`,
+``beam`` in the other games it is for (Spider-type: the stock deals onto the tableau), else
+``sample``."""
+
+VISIBLE_GAMES = frozenset({"spider"})
+"""The games where ``auto`` is ``visible``: where it wins as often as ``beam`` at a tenth of
+the cost or better (docs/solver.md)."""
+
+VISIBLE_HINT_GAMES = frozenset({"spider", "astrocyte"})
+"""The games whose hints come from the ``visible`` player: fast enough (0.3 s at most), where
+the sampling player of the hints won nothing (docs/solver.md)."""
 
 
 @dataclass
@@ -45,13 +55,26 @@ class DealOutcome:
     """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
 
 
-def uses_beam(game_id: str, method: str) -> bool:
-    """The honest player of ``method`` (see :data:`METHODS`) is the planning one here."""
+def honest_method(game_id: str, method: str) -> str:
+    """The honest player that ``method`` (see :data:`METHODS`) stands for in this game:
+    ``sample``, ``beam`` or ``visible``."""
     from reussite.games import CATALOGUE
     from reussite.solver.honest_beam import plays_with_beam
+    from reussite.solver.honest_visible import plays_visible
 
-    return method == "beam" or (method == "auto" and game_id in CATALOGUE
-                                and plays_with_beam(CATALOGUE[game_id]))
+    if method != "auto":
+        return method
+    if game_id not in CATALOGUE:
+        return "sample"
+    rules = CATALOGUE[game_id]
+    if game_id in VISIBLE_GAMES and plays_visible(rules):
+        return "visible"
+    return "beam" if plays_with_beam(rules) else "sample"
+
+
+def uses_beam(game_id: str, method: str) -> bool:
+    """The honest player of ``method`` (see :data:`METHODS`) is the planning one here."""
+    return honest_method(game_id, method) == "beam"
 
 
 EffortOptions = tuple[tuple[str, float], ...]
@@ -69,7 +92,8 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
     (:class:`.honest.Effort`), else ``time_limit`` seconds for each move; ``samples`` samples
     per move; ``options`` other fields of the effort. ``honest`` (``method`` ``beam``):
     ``states`` positions, else ``time_limit`` seconds, for the search of each sample's plan
-    (:class:`.honest_beam.BeamEffort`).
+    (:class:`.honest_beam.BeamEffort`). ``honest`` (``method`` ``visible``): ``states``
+    positions for each search (:class:`.honest_visible.VisibleEffort`; no time limit).
     """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
@@ -77,7 +101,12 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
     pos = Position.deal(get_game(game_id), number)
     cpu = time.process_time()
     if player == "honest":
-        if uses_beam(game_id, method):
+        chosen = honest_method(game_id, method)
+        if chosen == "visible":
+            from reussite.solver.honest_visible import play_visible_game, visible_effort
+
+            played = play_visible_game(pos, visible_effort(game_id, states))
+        elif chosen == "beam":
             from reussite.solver.honest_beam import play_beam_game
 
             played = play_beam_game(pos, beam_effort(time_limit, states, samples), seed=number)
@@ -216,6 +245,11 @@ class Tally:
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
         honest = self.player == "honest"
+        if honest and honest_method(self.game, self.method) == "visible":
+            from reussite.solver.honest_visible import visible_effort
+
+            nodes = visible_effort(self.game, self.states).nodes
+            return f"visible search, {nodes:,} positions per search"
         if honest and uses_beam(self.game, self.method):
             from reussite.solver.honest_beam import BeamEffort
 
@@ -254,7 +288,7 @@ class Tally:
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
             "effort": dict(self.options),
-            "method": ("beam" if uses_beam(self.game, self.method) else "sample")
+            "method": honest_method(self.game, self.method)
             if self.player == "honest" else None,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,

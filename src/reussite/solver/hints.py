@@ -49,6 +49,15 @@ def quick_move(pos: Position) -> RawMove | None:
     return max(moves, key=lambda m: visible_score(pos, m))
 
 
+def visible_hints(pos: Position) -> bool:
+    """Hints in this game come from the player that searches the visible moves
+    (:mod:`.honest_visible`): Spider 4 suits and Astrocyte."""
+    from reussite.solver.batch import VISIBLE_HINT_GAMES
+    from reussite.solver.honest_visible import plays_visible
+
+    return pos.rules.id in VISIBLE_HINT_GAMES and plays_visible(pos.rules)
+
+
 def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 12,
                  states_per_sample: int | None = 2_000, seed: int = 0) -> RawMove | None:
     """A hint from what the player sees (and has seen), or None when no move is legal.
@@ -56,11 +65,17 @@ def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int 
     ``time_limit`` bounds the whole hint (seconds, None: no limit); ``states_per_sample``
     bounds each search in positions, which makes the hint reproducible for a given seed. The
     cards the player has seen are those of ``pos``'s moves from the deal
-    (:class:`reussite.solver.honest.Memory`).
+    (:class:`reussite.solver.honest.Memory`). In Spider 4 suits and Astrocyte the hint is the
+    visible search's move instead (:func:`visible_hints`; its budget is ``HINT_NODES``
+    positions a search, well under ``time_limit``, and it uses no sampling at all).
     """
     from reussite.solver.honest import Effort, honest_move
 
     if time_limit is not None and time_limit <= 0:
         return quick_move(pos)
+    if visible_hints(pos):
+        from reussite.solver.honest_visible import HINT_NODES, visible_effort, visible_move
+
+        return visible_move(pos, visible_effort(pos.rules.id, HINT_NODES))
     return honest_move(pos, Effort(samples=samples, states_per_sample=states_per_sample,
                                    time_limit=time_limit, per_move=True), seed=seed)

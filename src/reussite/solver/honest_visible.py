@@ -1,0 +1,195 @@
+"""The honest player of the Spider-type games that searches what it sees (``--method visible``).
+
+Between two cards turned up, a Spider-type game (Spider in 1, 2 or 4 suits, Astrocyte, Fred's
+Spider) is deterministic: every card that can move is face up. This player searches that part
+of the game instead of guessing the hidden cards:
+
+- **The masked position.** The position the search gets is built from
+  :meth:`Position.player_view` alone: every face-down card and every stock card is given as 0
+  (:func:`masked_piles`). The C core's ``visible_plan`` searches it best-first, never dealing;
+  a card that a move turns up becomes an *unknown* (0 face up: nothing fits on it, it does not
+  move), so a line found can be played whatever the hidden cards are, and is worth at least
+  what the search saw (the real card can only allow more).
+- **The evaluation** (:class:`Weights`, visible information only): face-down cards (each one
+  costs, a pile with any costs more, and so does each piece of the pile that must move away to
+  reach them), empty piles, suits completed, in-suit links (a card on the next rank of its
+  suit), other links and breaks among face-up cards, cells taken (Astrocyte), cards turned up.
+- **The plan.** The player goes to the best position the search reached (when it is better
+  than the present one), move by move, and searches again as soon as a card turns up.
+- **The deal.** When no position better than the present one is in reach, the player deals —
+  first going to the best position to deal from (the same evaluation, an empty pile forbidding
+  the deal worst of all: in Spider and Astrocyte every pile must be filled first). The deal is
+  the one chance move; nothing is dealt while a better position, a card turned up among
+  others, is in reach.
+- The game ends lost when nothing improves the position and the stock is empty (or cannot be
+  dealt), or at the :class:`.honest.Referee`'s ends.
+
+Nothing here reads a hidden card: the search sees the masked position only, and the player has
+no random choice at all (same view, same move).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import astuple, dataclass, field
+
+from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
+from reussite.rules import GameRules, StockAction
+from reussite.solver import core
+from reussite.solver.honest import HonestGame, Referee
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights (``_core.c``'s ``v_eval``; the order is the C core's)."""
+
+    down: int = 6
+    """Each face-down card."""
+    column: int = 10
+    """Each pile with a face-down card."""
+    empty: int = 16
+    """Each empty pile."""
+    suit: int = 4
+    """Each card on the next rank of its own suit (face up)."""
+    rank: int = 2
+    """Each card on the next rank of another suit."""
+    broken: int = 2
+    """Each face-up card on a card that is not the next rank."""
+    cell: int = 4
+    """Each card in a cell (Astrocyte)."""
+    cell2: int = 1
+    """Each card in a cell, times the cards in cells."""
+    home: int = 12
+    """Each suit completed, more than its 12 links in a run counted as they were."""
+    reach: int = 1
+    """Each piece (in-suit run) above a pile's face-down cards."""
+    unknown: int = 2
+    """Each pile whose top card was just turned up (by the search: not yet seen)."""
+    depth: int = 0
+    """The search's priority: the evaluation minus this much a move from the start."""
+    bury: int = 0
+    """Each face-down card times the pieces above its pile's face-down cards, less one."""
+    run: int = 2
+    """In-suit runs: a run of L links counts this much times L(L-1)/2 more (long runs,
+    towards a completed suit, weigh more than their links)."""
+
+
+@dataclass(frozen=True)
+class VisibleEffort:
+    """How hard the player searches: ``nodes`` positions per search (the same play on any
+    machine); ``stop_at_reveal``: a position where a card was turned up is not searched
+    further (else it is, the card unknown)."""
+
+    nodes: int = 20_000
+    weights: Weights = field(default_factory=Weights)
+    stop_at_reveal: bool = False
+
+
+HINT_NODES = 50_000
+"""Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
+
+GAME_WEIGHTS: dict[str, Weights] = {
+    "astrocyte": Weights(down=10, column=6, suit=5, rank=1),
+}
+"""Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
+
+
+def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
+    """The effort for a game: its tuned weights, ``nodes`` positions per search (None: the
+    default)."""
+    effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()))
+    return effort if nodes is None else VisibleEffort(nodes, effort.weights,
+                                                      effort.stop_at_reveal)
+
+
+def plays_visible(rules: GameRules) -> bool:
+    """The games this player is for: the stock deals a row onto the tableau, never redealt,
+    and the C core is built."""
+    st = rules.stock
+    return (st.action is StockAction.DEAL_TO_TABLEAU and rules.tableau is not None
+            and st.redeal.name == "NONE" and core.available())
+
+
+def masked_piles(pos: Position) -> tuple[bytes, ...]:
+    """The piles as the player sees them: each face-down card (the stock's too) as 0."""
+    from reussite.solver.honest_beam import view_cards
+
+    return tuple(bytes(0 if c is None else c for c in pile) for pile in view_cards(pos))
+
+
+def plan(pos: Position, effort: VisibleEffort, predeal: bool) -> tuple[int, int, list[RawMove],
+                                                                          int]:
+    """The C core's search of the masked position: (best evaluation, the present one, the
+    line to the best, positions seen)."""
+    from reussite.solver import _core
+
+    best, root, line, seen = _core.visible_plan(
+        core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(effort.weights),
+        predeal, effort.nodes, effort.stop_at_reveal)
+    return best, root, [(m[0], m[1], m[2]) for m in line], seen
+
+
+def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
+           spent: list[int] | None = None) -> list[RawMove]:
+    """The moves the player means to play from ``pos`` (it looks again after any move that
+    turns a card up): the line to the best position in reach; when none is better than now,
+    the line to the best position to deal from, then the deal; empty when nothing helps."""
+    best, root, line, seen = plan(pos, effort, False)
+    if spent is not None:
+        spent[0] += seen
+    if line and best > root:
+        return line
+    if not pos.piles[0]:
+        return []
+    best, root, line, seen = plan(pos, effort, True)
+    if spent is not None:
+        spent[0] += seen
+    if not (line and best > root):
+        line = []
+    if not line and STOCK_RAW not in pos.raw_moves():
+        return []
+    return line + [STOCK_RAW]
+
+
+def visible_move(pos: Position, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:
+    """The player's move from ``pos``, or None when no move is legal; when nothing helps, the
+    first legal move (a hint must say something)."""
+    legal = pos.raw_moves()
+    if not legal:
+        return None
+    line = decide(pos, effort)
+    return line[0] if line else legal[0]
+
+
+def _turned(pos: Position) -> bool:
+    """The last move turned a tableau card up (a deal's row is the deal's own)."""
+    raw, ops = pos.history[-1]
+    return raw == STOCK_RAW or any(op[0] == FLIP for op in ops)
+
+
+def play_visible_game(pos: Position, effort: VisibleEffort = VisibleEffort(), *,
+                      max_moves: int = 5_000, patience: int = 300) -> HonestGame:
+    """Play ``pos`` (a copy) to the end as this player; ``won`` or ``lost`` (``seconds``:
+    CPU time)."""
+    start = time.process_time()
+    pos = pos.copy()
+    referee = Referee(pos, max_moves, patience)
+    spent = [0]
+    ending = ""
+    while not pos.is_won():
+        ending = referee.ending(pos) or ""
+        if ending:
+            break
+        line = decide(pos, effort, spent)
+        if not line:
+            ending = "no move"
+            break
+        for m in line:
+            pos.push_raw(m)
+            referee.moved(pos)
+            if _turned(pos) or pos.is_won():
+                break
+    won = pos.is_won()
+    return HonestGame("won" if won else "lost", len(pos.history), spent[0],
+                      time.process_time() - start, "won" if won else ending,
+                      pos.foundation_cards, referee.detours)

@@ -1,0 +1,88 @@
+"""The honest player that searches the visible moves (Spider-type games): it never reads a
+hidden card, and it plays a game to the end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reussite.cards import UP
+from reussite.engine import STOCK_RAW, Position
+from reussite.games import get_game
+from reussite.solver.honest_visible import (
+    VisibleEffort,
+    decide,
+    masked_piles,
+    play_visible_game,
+    visible_move,
+)
+
+
+def shuffled_hidden(pos: Position, seed: int) -> Position:
+    """A copy that looks the same to the player: every face-down card (the stock's too) dealt
+    again at random among the face-down places."""
+    other = pos.copy()
+    places = [(i, k) for i, p in enumerate(other.piles) for k, c in enumerate(p)
+              if not c & UP]
+    cards = [other.piles[i][k] for i, k in places]
+    random.Random(seed).shuffle(cards)
+    for (i, k), c in zip(places, cards, strict=True):
+        other.piles[i][k] = c
+    return other
+
+
+def played(game: str, number: int, moves: int) -> Position:
+    """The deal after up to ``moves`` of the player's moves (a position with cards turned up,
+    a deal made)."""
+    pos = Position.deal(get_game(game), number)
+    effort = VisibleEffort(nodes=2_000)
+    for _ in range(moves):
+        line = decide(pos, effort)
+        if not line:
+            break
+        pos.push_raw(line[0])
+    return pos
+
+
+@pytest.mark.parametrize(("game", "number", "moves"),
+                         [("spider", 2, 0), ("spider", 3, 40), ("astrocyte", 3, 0),
+                          ("astrocyte", 5, 40), ("spider-2-suits", 1, 30)])
+def test_the_visible_player_never_reads_a_hidden_card(game: str, number: int,
+                                                      moves: int) -> None:
+    """Two positions that look the same to the player, their face-down cards and stock dealt
+    differently: the same masked position, the same line, the same move."""
+    pos = played(game, number, moves)
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert twin.player_view() == pos.player_view() and twin.piles != pos.piles
+        assert masked_piles(twin) == masked_piles(pos)
+        effort = VisibleEffort(nodes=5_000)
+        assert decide(twin, effort) == decide(pos, effort)
+        assert visible_move(twin, effort) == visible_move(pos, effort)
+    assert visible_move(pos) in pos.raw_moves()
+
+
+def test_the_masked_position_shows_no_hidden_card() -> None:
+    pos = Position.deal(get_game("spider"), 4)
+    masked = masked_piles(pos)
+    for pile, seen in zip(pos.piles, masked, strict=True):
+        assert len(pile) == len(seen)
+        assert all(m == (c if c & UP else 0) for c, m in zip(pile, seen, strict=True))
+
+
+def test_the_visible_player_deals_last() -> None:
+    """A line ends with the deal, if at all: nothing is dealt while a better position is in
+    reach, and the player looks again after each card turned up."""
+    pos = Position.deal(get_game("spider-1-suit"), 1)
+    for _ in range(30):
+        line = decide(pos, VisibleEffort(nodes=2_000))
+        assert line and STOCK_RAW not in line[:-1]
+        pos.push_raw(line[0])
+
+
+def test_the_visible_player_wins_spider_1_suit() -> None:
+    pos = Position.deal(get_game("spider-1-suit"), 1)
+    game = play_visible_game(pos)
+    assert game.status == "won" and game.home == 104
+    assert not pos.history  # played on a copy
