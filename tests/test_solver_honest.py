@@ -15,8 +15,11 @@ from reussite.solver.honest import (
     UNKNOWN,
     Effort,
     Memory,
+    _reveals,
+    lookahead_value,
     play_honest_game,
     ranked_steps,
+    root_steps,
     sample_position,
 )
 
@@ -264,3 +267,27 @@ def test_the_planning_player_repairs_its_samples_as_cards_turn_up() -> None:
         for s in player.samples:
             assert s.pos.player_view() == pos.player_view()
             assert Counter(c & ~UP for p in s.pos.piles for c in p) == deck
+
+
+def test_the_lookahead_sees_only_what_the_player_has_seen() -> None:
+    """The chance-node lookahead (``Effort.lookahead``) and the shared prefixes
+    (``Effort.shared``) sample the information sets a step
+    leads to from what they show: two games whose every view was the same, and two fresh
+    deals that look alike, get the same ranking and the same lookahead values, a step that
+    turns a card up included."""
+    rng = random.Random(5)
+    pos = random_game("klondike-draw-3", 5, 60, rng)
+    fresh = Position.deal(get_game("klondike-draw-3"), 4)
+    effort = Effort(samples=3, states_per_sample=200, lookahead=3, outcomes=2, per_outcome=1)
+    shared = Effort(samples=4, states_per_sample=200, shared=3)
+    for a in (pos, fresh):
+        b = unseen_swapped(a) if a is pos else hidden_swapped(a)
+        assert b != a and b.player_view() == a.player_view()
+        for e in (effort, shared):
+            ranked = [ranked_steps(p, e, seed=3, memory=Memory.of(p)) for p in (a, b)]
+            assert ranked[0] and ranked[0] == ranked[1]
+        reveals = [s for s in root_steps(a, Memory.of(a)) if _reveals(a, s)]
+        for step in reveals[:1]:
+            values = [lookahead_value(p, step, effort, seed=4, memory=Memory.of(p))
+                      for p in (a, b)]
+            assert values[0] == values[1]

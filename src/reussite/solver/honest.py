@@ -87,6 +87,11 @@ class Memory:
                 if c & UP:
                     k[i] = c & ~UP
 
+    def copy(self) -> Memory:
+        twin = Memory.__new__(Memory)
+        twin.known = [list(k) for k in self.known]
+        return twin
+
     def hidden_known(self, pos: Position) -> int:
         """How many face-down cards of ``pos`` the player knows."""
         return sum(1 for k, p in zip(self.known, pos.piles, strict=True)
@@ -154,6 +159,17 @@ class Effort:
     within ``close`` wins per sample of the best count as tied with it, and a tied step that
     turns a card up goes first. ``more_samples``: past ``samples``, go on sampling up to this
     many while the two best steps are within a tenth of the samples (a close call).
+    ``lookahead``: the best ``lookahead`` steps of that judging are judged again one
+    decision deeper, through the chance node of what the step turns up
+    (:func:`lookahead_value`: ``outcomes`` draws of the hidden cards, ``per_outcome``
+    samples of each information set reached, the next step chosen once per information
+    set); 0: not at all. ``shared``: the best ``shared`` steps of that judging are judged
+    again with the samples' lines made to share their next ``shared_depth`` steps while
+    the samples look alike (:func:`shared_prefix_tally`); 0: not at all. Both judge again
+    only the steps within ``near`` wins per sample judged of the best, and only when the
+    first judging used every sample (it did not settle early). ``steady`` (a game's
+    setting, :func:`play_honest_game`): the samples' seed changes only when a card the
+    player did not know turns up, not at every move.
     """
 
     samples: int = 16
@@ -165,6 +181,13 @@ class Effort:
     streamlined: bool = False
     close: float = 0.0
     more_samples: int = 0
+    lookahead: int = 0
+    outcomes: int = 4
+    per_outcome: int = 4
+    shared: int = 0
+    shared_depth: int = 2
+    near: float = 0.1
+    steady: bool = False
 
 
 def scouting_click(pos: Position, memory: Memory | None) -> RawMove | None:
@@ -382,11 +405,203 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                           key=lambda vm: (-max(vm[0], top), -_reveals(pos, vm[1]), -vm[0],
                                           tallies[vm[1]].effort_to_win(),
                                           -step_score(pos, vm[1])))
-        return sorted(((v, m) for m, v in votes.items()),
-                      key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
-                                      -step_score(pos, vm[1])))
+        ranked = sorted(((v, m) for m, v in votes.items()),
+                        key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
+                                        -step_score(pos, vm[1])))
+        if judged >= effort.samples and (effort.lookahead > 1 or effort.shared > 1):
+            # Only the near-ties are judged again (a clear first judging stands).
+            floor = ranked[0][0] - effort.near * judged
+            near = sum(1 for v, _ in ranked if v >= floor)
+            if effort.lookahead > 1:
+                ranked = _look_ahead(pos, ranked, effort, seed, memory, spent,
+                                     min(near, effort.lookahead))
+            else:
+                ranked = _share_prefixes(pos, ranked, effort, seed, memory, spent, judged,
+                                         min(near, effort.shared))
+        return ranked
     return sorted(((v, m) for m, v in votes.items()),
                   key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
+
+
+def _look_ahead(pos: Position, ranked: list[tuple[float, Step]], effort: Effort, seed: int,
+                memory: Memory | None, spent: list[int] | None,
+                count: int) -> list[tuple[float, Step]]:
+    """``ranked`` with its best ``count`` steps ordered again by :func:`lookahead_value` (the
+    others after them, as they were). The first judging's order breaks ties."""
+    head = ranked[:count]
+    if len(head) < 2:
+        return ranked
+    deeper = [(lookahead_value(pos, step, effort, seed=seed, memory=memory, spent=spent), k)
+              for k, (_, step) in enumerate(head)]
+    deeper.sort(key=lambda vk: (-vk[0], vk[1]))
+    return [(v, head[k][1]) for v, k in deeper] + ranked[count:]
+
+
+def _share_prefixes(pos: Position, ranked: list[tuple[float, Step]], effort: Effort,
+                    seed: int, memory: Memory | None, spent: list[int] | None,
+                    judged: int, count: int) -> list[tuple[float, Step]]:
+    """``ranked`` with its best ``count`` steps ordered again by :func:`shared_prefix_tally`
+    on the first pass's samples (the others after them, as they were)."""
+    head = ranked[:count]
+    if len(head) < 2:
+        return ranked
+    rng = random.Random(seed)
+    samples = [sample_position(pos, rng, memory) for _ in range(judged)]
+    macros = stock_known(pos, memory)
+    deeper = [(shared_prefix_tally(samples, step, effort, macros, spent).score(effort), k)
+              for k, (_, step) in enumerate(head)]
+    deeper.sort(key=lambda vk: (-vk[0], vk[1]))
+    return [(v, head[k][1]) for v, k in deeper] + ranked[count:]
+
+
+class _Line:
+    """One sample's search after a step and the steps forced on it since."""
+
+    __slots__ = ("forced", "line", "room", "sample", "status", "weight")
+
+    def __init__(self, sample: Position, forced: list[RawMove], room: int) -> None:
+        self.sample = sample
+        self.forced = forced
+        self.room = room
+        self.status = "unknown"
+        self.weight = 0.0
+        self.line: list[RawMove] = []
+
+    def search(self, effort: Effort, spent: list[int] | None) -> None:
+        """Search the sample after the forced moves (played, then taken back)."""
+        for m in self.forced:
+            self.sample.push_raw(m)
+        result = solve(self.sample, time_limit=None, max_states=effort.states_per_sample,
+                       best_line=True, streamlined=effort.streamlined or None)
+        if spent is not None:
+            spent[0] += result.states
+        self.status, self.line = result.status, result.raw_line
+        self.weight = 1.0
+        if result.status == "unknown" and effort.progress:
+            self.weight = _line_gain(self.sample, self.forced + self.line,
+                                     len(self.forced)) / max(1, self.room)
+        for _ in self.forced:
+            self.sample.pop()
+
+    def key(self) -> tuple[object, ...]:
+        """What the player would see after the forced moves."""
+        for m in self.forced:
+            self.sample.push_raw(m)
+        key = visible_key(self.sample)
+        for _ in self.forced:
+            self.sample.pop()
+        return key
+
+    def value(self) -> float:
+        return 1.0 if self.status == "won" else 0.0 if self.status == "lost" else self.weight
+
+
+def shared_prefix_tally(samples: list[Position], step: Step, effort: Effort, macros: bool,
+                        spent: list[int] | None = None) -> Tally:
+    """``step`` judged on ``samples`` with the lines after it made honest for
+    ``effort.shared_depth`` more steps: a determinized search picks its next step knowing the
+    sample's hidden cards, a player cannot. So the samples that still look alike (one
+    information set) must all take the same next step: the one whose lines are worth the
+    most over them (each sample's search votes for its line's first step); a sample whose
+    line began otherwise is searched again after that step. Then the same one step further,
+    the information sets split by what the steps turned up; a sample proved lost stays lost,
+    and a sample alone in its information set keeps its line.
+    """
+    lines = []
+    for sample in samples:
+        lines.append(_Line(sample, list(step), _room(sample)))
+        lines[-1].search(effort, spent)
+    for _ in range(effort.shared_depth):
+        groups: dict[tuple[object, ...], list[_Line]] = {}
+        for ln in lines:
+            if ln.status != "lost" and ln.line:
+                groups.setdefault(ln.key(), []).append(ln)
+        moved = False
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            votes: dict[Step, float] = {}
+            for ln in group:
+                first = first_step(ln.line, macros)
+                if first is not None:
+                    votes[first] = votes.get(first, 0.0) + ln.value()
+            if not votes:
+                continue
+            chosen = max(votes, key=lambda st: (votes[st], -len(st)))
+            for ln in group:
+                agreed = first_step(ln.line, macros) == chosen
+                ln.forced = ln.forced + list(chosen)
+                if agreed:
+                    ln.line = ln.line[len(chosen):]
+                    if not ln.line and ln.status != "won":
+                        ln.search(effort, spent)
+                else:
+                    ln.search(effort, spent)
+                moved = True
+        if not moved:
+            break
+    tally = Tally()
+    for ln in lines:
+        tally.add(ln.status, ln.weight, 0)
+    return tally
+
+
+def lookahead_value(pos: Position, step: Step, effort: Effort, *, seed: int = 0,
+                    memory: Memory | None = None, spent: list[int] | None = None) -> float:
+    """What ``step`` is worth to a player who, after it, decides the next step seeing only
+    what it will then see: the expectation, over the chance node of what the step turns up,
+    of the best next step's share of wins (each next step judged on samples of the
+    information set reached, as :func:`ranked_steps` judges the steps).
+
+    ``effort.outcomes`` samples of the hidden cards are drawn (the same ones for every step
+    of a position: the generator is seeded by ``seed`` alone) and ``step`` is played on each;
+    those that look alike afterwards are one information set. Each information set is sampled
+    again, ``effort.per_outcome`` times for each draw that reached it, from what it shows (and
+    what the player then remembers), and its value is the best next step's mean score there.
+    A determinized search knows the hidden cards; here the next decision is made once for all
+    the samples of an information set, so a step that shows a card before the choice it
+    matters for is worth more than one that leaves the choice blind (strategy fusion one
+    decision deep; below that, the searches are determinized as before).
+    """
+    rng = random.Random(seed * 1_000_003 + 17)
+    groups: dict[tuple[object, ...], tuple[Position, Memory | None, int]] = {}
+    for _ in range(effort.outcomes):
+        sample = sample_position(pos, rng, memory)
+        after_memory = memory.copy() if memory is not None else None
+        for m in step:
+            sample.push_raw(m)
+            if after_memory is not None:
+                after_memory.follow(sample)
+        key = visible_key(sample)
+        if key in groups:
+            first, mem, n = groups[key]
+            groups[key] = (first, mem, n + 1)
+        else:
+            groups[key] = (sample, after_memory, 1)
+    total = 0.0
+    for after, after_memory, draws in groups.values():
+        total += draws * _info_set_value(after, effort, rng, after_memory,
+                                         draws * effort.per_outcome, spent)
+    return total / effort.outcomes
+
+
+def _info_set_value(after: Position, effort: Effort, rng: random.Random,
+                    memory: Memory | None, samples: int, spent: list[int] | None) -> float:
+    """The best next step's mean score on ``samples`` samples of what ``after`` shows."""
+    if after.is_won():
+        return 1.0
+    if not after.raw_moves():
+        return 0.0
+    steps = root_steps(after, memory)
+    scout = scouting_click(after, memory)
+    if scout is not None:
+        steps = [(scout,)]
+    tallies = {s: Tally() for s in steps}
+    for _ in range(samples):
+        sample = sample_position(after, rng, memory)
+        for s in steps:
+            tallies[s].add(*_value(sample, s, effort, None, spent))
+    return max(t.score(effort) for t in tallies.values()) / samples
 
 
 def step_score(pos: Position, step: Step) -> float:
@@ -420,6 +635,11 @@ def honest_move(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         memory = Memory.of(pos)
     ranked = ranked_steps(pos, effort, seed=seed, memory=memory)
     return ranked[0][1][0] if ranked else None
+
+
+def _unknown_count(pos: Position, memory: Memory) -> int:
+    """How many places hold a card the player has never seen (face down, not remembered)."""
+    return sum(1 for k in memory.known for c in k if c == UNKNOWN)
 
 
 def _reveals_unknown(pos: Position, memory: Memory) -> bool:
@@ -528,7 +748,11 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         ending = referee.ending(pos) or ""
         if ending:
             break
-        ranked = ranked_steps(pos, effort, seed=seed * 7919 + referee.turn, memory=memory,
+        # Steady samples: the same seed until a card the player did not know shows, so that
+        # the same hidden cards are dealt into the samples (the same multiset, the same
+        # places) and the player follows one set of guesses rather than new ones each move.
+        turn = _unknown_count(pos, memory) if effort.steady else referee.turn
+        ranked = ranked_steps(pos, effort, seed=seed * 7919 + turn, memory=memory,
                               spent=spent)
         # Every legal move comes after the ranked steps: a step may lead back to a view
         # already seen (a card taken off a foundation goes back at once), another move not.
