@@ -249,7 +249,14 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import METHODS, PLAYERS, Tally, decide_many, parse_effort, uses_beam
+    from reussite.solver.batch import (
+        METHODS,
+        PLAYERS,
+        Tally,
+        decide_many,
+        honest_method,
+        parse_effort,
+    )
 
     _check_game(game)
     numbers = _parse_deals(deals)
@@ -269,10 +276,10 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
     if player != "honest" and (options or samples is not None or method != "auto"):
         raise CliError("--effort, --samples and --method are the honest player's: "
                        "add --player honest")
-    if options and uses_beam(game, method):
-        raise CliError("--effort sets the sampling player's Effort; here the planning player "
-                       "plays (--method beam, or auto in a Spider-type game): use --method "
-                       "sample, or --states/--samples/--time-limit")
+    if options and honest_method(game, method) != "sample":
+        raise CliError("--effort sets the sampling player's Effort; here another honest player "
+                       f"plays ({honest_method(game, method)}): use --method sample, or "
+                       "--states/--samples/--time-limit")
     _set_clock(clock)
     tally = Tally(game, player, time_limit, states, samples, options=options,
                   method=method)
