@@ -110,13 +110,22 @@ static void init_zobrist(void) {
 
 /* ------------------------------------------------------------------ position basics */
 
+/* A growing array: ``buf`` (of ``elem``-byte items, ``*cap`` of them) reallocated to hold at
+ * least ``need`` items, its capacity doubled from ``first``; the new buffer (``*cap`` set),
+ * or NULL when memory runs out (``buf`` and ``*cap`` untouched, still valid). */
+static void *grow_to(void *buf, int *cap, int need, size_t elem, int first) {
+    int c = *cap ? *cap : first;
+    while (c < need) c *= 2;
+    void *v = realloc(buf, elem * (size_t)c);
+    if (v) *cap = c;
+    return v;
+}
+
 static int grow_history(Pos *p) {
     if (p->nops + 64 > p->capops) {
-        int cap = p->capops ? p->capops * 2 : 4096;
-        Op *o = realloc(p->ops, sizeof(Op) * (size_t)cap);
+        Op *o = grow_to(p->ops, &p->capops, p->nops + 64, sizeof *o, 4096);
         if (!o) return -1;
         p->ops = o;
-        p->capops = cap;
     }
     if (p->nmoves + 2 > p->capmoves) {
         int cap = p->capmoves ? p->capmoves * 2 : 1024;
@@ -978,11 +987,9 @@ typedef struct {
 
 static int kids_add(Kids *k, int clicks, Move m, int score) {
     if (k->n >= k->cap) {
-        int cap = k->cap ? k->cap * 2 : 256;
-        Child *v = realloc(k->v, sizeof(Child) * (size_t)cap);
+        Child *v = grow_to(k->v, &k->cap, k->n + 1, sizeof *v, 256);
         if (!v) return -1;
         k->v = v;
-        k->cap = cap;
     }
     Child *c = &k->v[k->n++];
     c->clicks = (int16_t)clicks;
@@ -1350,11 +1357,9 @@ typedef struct {
 
 static int frames_push(Frames *fs) {
     if (fs->n >= fs->cap) {
-        int cap = fs->cap ? fs->cap * 2 : 1024;
-        Frame *f = realloc(fs->f, sizeof(Frame) * (size_t)cap);
+        Frame *f = grow_to(fs->f, &fs->cap, fs->n + 1, sizeof *f, 1024);
         if (!f) return -1;
         fs->f = f;
-        fs->cap = cap;
     }
     memset(&fs->f[fs->n], 0, sizeof(Frame));
     fs->n++;
@@ -1368,11 +1373,9 @@ typedef struct {
 
 static int line_add(Line *l, Move m) {
     if (l->n >= l->cap) {
-        int cap = l->cap ? l->cap * 2 : 512;
-        Move *v = realloc(l->v, sizeof(Move) * (size_t)cap);
+        Move *v = grow_to(l->v, &l->cap, l->n + 1, sizeof *v, 512);
         if (!v) return -1;
         l->v = v;
-        l->cap = cap;
     }
     l->v[l->n++] = m;
     return 0;
@@ -1525,11 +1528,9 @@ typedef struct {
 
 static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score) {
     if (st->n >= st->cap) {
-        int cap = st->cap ? st->cap * 2 : 4096;
-        Node *v = realloc(st->v, sizeof(Node) * (size_t)cap);
+        Node *v = grow_to(st->v, &st->cap, st->n + 1, sizeof *v, 4096);
         if (!v) return -1;
         st->v = v;
-        st->cap = cap;
     }
     size_t need = (size_t)snap_size(p);
     if (st->used + need > st->scap) {
@@ -1560,11 +1561,9 @@ static inline int heap_better(const Stage *st, int a, int b) {
 
 static int heap_push(Stage *st, int node) {
     if (st->hn >= st->hcap) {
-        int cap = st->hcap ? st->hcap * 2 : 4096;
-        int *h = realloc(st->heap, sizeof(int) * (size_t)cap);
+        int *h = grow_to(st->heap, &st->hcap, st->hn + 1, sizeof *h, 4096);
         if (!h) return -1;
         st->heap = h;
-        st->hcap = cap;
     }
     int i = st->hn++;
     st->heap[i] = node;
@@ -2542,10 +2541,9 @@ static inline int v_better(const VSearch *s, int a, int b) {
 
 static int v_heap_push(VSearch *s, int node) {
     if (s->hn >= s->hcap) {
-        int cap = s->hcap ? s->hcap * 2 : 4096;
-        int *h = realloc(s->heap, sizeof(int) * (size_t)cap);
+        int *h = grow_to(s->heap, &s->hcap, s->hn + 1, sizeof *h, 4096);
         if (!h) return -1;
-        s->heap = h; s->hcap = cap;
+        s->heap = h;
     }
     int i = s->hn++;
     s->heap[i] = node;
@@ -2575,10 +2573,9 @@ static int v_heap_pop(VSearch *s) {
 
 static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int depth, int prio) {
     if (s->n >= s->cap) {
-        int cap = s->cap ? s->cap * 2 : 4096;
-        VNode *v = realloc(s->v, sizeof(VNode) * (size_t)cap);
+        VNode *v = grow_to(s->v, &s->cap, s->n + 1, sizeof *v, 4096);
         if (!v) return -1;
-        s->v = v; s->cap = cap;
+        s->v = v;
     }
     size_t need = (size_t)snap_size(p);
     if (s->sn + need > s->scap) {
