@@ -34,9 +34,10 @@ import time
 from dataclasses import astuple, dataclass, field
 
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
-from reussite.rules import GameRules, StockAction
+from reussite.rules import GameRules, Redeal
 from reussite.solver import core
 from reussite.solver.honest import HonestGame, Referee
+from reussite.solver.honest_beam import plays_with_beam, view_cards
 
 
 @dataclass(frozen=True)
@@ -103,17 +104,13 @@ def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
 
 
 def plays_visible(rules: GameRules) -> bool:
-    """The games this player is for: the stock deals a row onto the tableau, never redealt,
-    and the C core is built."""
-    st = rules.stock
-    return (st.action is StockAction.DEAL_TO_TABLEAU and rules.tableau is not None
-            and st.redeal.name == "NONE" and core.available())
+    """The games this player is for: the planning player's (the stock deals a row onto the
+    tableau, the C core is built), the stock never formed again."""
+    return plays_with_beam(rules) and rules.stock.redeal is Redeal.NONE
 
 
 def masked_piles(pos: Position) -> tuple[bytes, ...]:
     """The piles as the player sees them: each face-down card (the stock's too) as 0."""
-    from reussite.solver.honest_beam import view_cards
-
     return tuple(bytes(0 if c is None else c for c in pile) for pile in view_cards(pos))
 
 
