@@ -121,6 +121,42 @@ static void *grow_to(void *buf, int *cap, int need, size_t elem, int first) {
     return v;
 }
 
+/* A binary heap of node indices, best first by ``better(s, a, b)``, in the fields ``heap``,
+ * ``hn``, ``hcap`` of a ``Type``: defines ``push`` (-1 when memory runs out) and ``pop`` (the
+ * best; the heap must not be empty). Written once for the searches that keep one (the beam's
+ * stage, the visible search); a macro so that ``better`` is inlined. */
+#define INDEX_HEAP(push, pop, Type, better) \
+    static int push(Type *s, int node) { \
+        if (s->hn >= s->hcap) { \
+            int *h = grow_to(s->heap, &s->hcap, s->hn + 1, sizeof *h, 4096); \
+            if (!h) return -1; \
+            s->heap = h; \
+        } \
+        int i = s->hn++; \
+        s->heap[i] = node; \
+        while (i > 0) { \
+            int up = (i - 1) / 2; \
+            if (!better(s, s->heap[i], s->heap[up])) break; \
+            int t = s->heap[i]; s->heap[i] = s->heap[up]; s->heap[up] = t; \
+            i = up; \
+        } \
+        return 0; \
+    } \
+    static int pop(Type *s) { \
+        int top = s->heap[0]; \
+        s->heap[0] = s->heap[--s->hn]; \
+        int i = 0; \
+        for (;;) { \
+            int l = 2 * i + 1, r = l + 1, b = i; \
+            if (l < s->hn && better(s, s->heap[l], s->heap[b])) b = l; \
+            if (r < s->hn && better(s, s->heap[r], s->heap[b])) b = r; \
+            if (b == i) break; \
+            int t = s->heap[i]; s->heap[i] = s->heap[b]; s->heap[b] = t; \
+            i = b; \
+        } \
+        return top; \
+    }
+
 static int grow_history(Pos *p) {
     if (p->nops + 64 > p->capops) {
         Op *o = grow_to(p->ops, &p->capops, p->nops + 64, sizeof *o, 4096);
@@ -1559,37 +1595,7 @@ static inline int heap_better(const Stage *st, int a, int b) {
     return a > b;
 }
 
-static int heap_push(Stage *st, int node) {
-    if (st->hn >= st->hcap) {
-        int *h = grow_to(st->heap, &st->hcap, st->hn + 1, sizeof *h, 4096);
-        if (!h) return -1;
-        st->heap = h;
-    }
-    int i = st->hn++;
-    st->heap[i] = node;
-    while (i > 0) {
-        int up = (i - 1) / 2;
-        if (!heap_better(st, st->heap[i], st->heap[up])) break;
-        int t = st->heap[i]; st->heap[i] = st->heap[up]; st->heap[up] = t;
-        i = up;
-    }
-    return 0;
-}
-
-static int heap_pop(Stage *st) {
-    int top = st->heap[0];
-    st->heap[0] = st->heap[--st->hn];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, b = i;
-        if (l < st->hn && heap_better(st, st->heap[l], st->heap[b])) b = l;
-        if (r < st->hn && heap_better(st, st->heap[r], st->heap[b])) b = r;
-        if (b == i) break;
-        int t = st->heap[i]; st->heap[i] = st->heap[b]; st->heap[b] = t;
-        i = b;
-    }
-    return top;
-}
+INDEX_HEAP(heap_push, heap_pop, Stage, heap_better)
 
 /* The whole line to a node (plus `extra` when have_extra): its seed's line, then the moves. */
 static int node_line(const Stage *st, const Beam *cur, int nd, Line *path, Line *out,
@@ -2539,37 +2545,7 @@ static inline int v_better(const VSearch *s, int a, int b) {
     return a < b;
 }
 
-static int v_heap_push(VSearch *s, int node) {
-    if (s->hn >= s->hcap) {
-        int *h = grow_to(s->heap, &s->hcap, s->hn + 1, sizeof *h, 4096);
-        if (!h) return -1;
-        s->heap = h;
-    }
-    int i = s->hn++;
-    s->heap[i] = node;
-    while (i > 0) {
-        int up = (i - 1) / 2;
-        if (!v_better(s, s->heap[i], s->heap[up])) break;
-        int t = s->heap[i]; s->heap[i] = s->heap[up]; s->heap[up] = t;
-        i = up;
-    }
-    return 0;
-}
-
-static int v_heap_pop(VSearch *s) {
-    int top = s->heap[0];
-    s->heap[0] = s->heap[--s->hn];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, b = i;
-        if (l < s->hn && v_better(s, s->heap[l], s->heap[b])) b = l;
-        if (r < s->hn && v_better(s, s->heap[r], s->heap[b])) b = r;
-        if (b == i) break;
-        int t = s->heap[i]; s->heap[i] = s->heap[b]; s->heap[b] = t;
-        i = b;
-    }
-    return top;
-}
+INDEX_HEAP(v_heap_push, v_heap_pop, VSearch, v_better)
 
 static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int depth, int prio) {
     if (s->n >= s->cap) {
