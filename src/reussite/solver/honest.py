@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reussite.cards import UP, build_deck, parse_card
@@ -428,13 +429,8 @@ def _look_ahead(pos: Position, ranked: list[tuple[float, Step]], effort: Effort,
                 count: int) -> list[tuple[float, Step]]:
     """``ranked`` with its best ``count`` steps ordered again by :func:`lookahead_value` (the
     others after them, as they were). The first judging's order breaks ties."""
-    head = ranked[:count]
-    if len(head) < 2:
-        return ranked
-    deeper = [(lookahead_value(pos, step, effort, seed=seed, memory=memory, spent=spent), k)
-              for k, (_, step) in enumerate(head)]
-    deeper.sort(key=lambda vk: (-vk[0], vk[1]))
-    return [(v, head[k][1]) for v, k in deeper] + ranked[count:]
+    return _rejudged(ranked, count, lambda step: lookahead_value(
+        pos, step, effort, seed=seed, memory=memory, spent=spent))
 
 
 def _share_prefixes(pos: Position, ranked: list[tuple[float, Step]], effort: Effort,
@@ -442,14 +438,23 @@ def _share_prefixes(pos: Position, ranked: list[tuple[float, Step]], effort: Eff
                     judged: int, count: int) -> list[tuple[float, Step]]:
     """``ranked`` with its best ``count`` steps ordered again by :func:`shared_prefix_tally`
     on the first pass's samples (the others after them, as they were)."""
-    head = ranked[:count]
-    if len(head) < 2:
+    if min(count, len(ranked)) < 2:
         return ranked
     rng = random.Random(seed)
     samples = [sample_position(pos, rng, memory) for _ in range(judged)]
     macros = stock_known(pos, memory)
-    deeper = [(shared_prefix_tally(samples, step, effort, macros, spent).score(effort), k)
-              for k, (_, step) in enumerate(head)]
+    return _rejudged(ranked, count, lambda step: shared_prefix_tally(
+        samples, step, effort, macros, spent).score(effort))
+
+
+def _rejudged(ranked: list[tuple[float, Step]], count: int,
+              value: Callable[[Step], float]) -> list[tuple[float, Step]]:
+    """``ranked`` with its best ``count`` steps ordered again by ``value`` (the others after
+    them, as they were); the first order breaks ties. Fewer than two: as it was."""
+    head = ranked[:count]
+    if len(head) < 2:
+        return ranked
+    deeper = [(value(step), k) for k, (_, step) in enumerate(head)]
     deeper.sort(key=lambda vk: (-vk[0], vk[1]))
     return [(v, head[k][1]) for v, k in deeper] + ranked[count:]
 
