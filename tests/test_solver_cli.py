@@ -139,3 +139,24 @@ def test_the_planning_player_is_for_spider_type_games() -> None:
     assert text == "planning (beam), 300,000 positions per plan, 6 samples"
     text = Tally("spider", "honest", None, 30_000).budget()
     assert text == "visible search, 30,000 positions per search"
+
+
+def test_the_lookahead_is_the_honest_default_where_it_was_measured_to_win_more() -> None:
+    """Klondike draw 3, Klondike and Athena play with the lookahead unless told otherwise;
+    the command line's options come on top (``lookahead=0`` turns it off); other games and
+    the other honest players keep their own efforts."""
+    from reussite.solver.batch import LOOKAHEAD, Tally, game_options
+
+    for game in ("klondike-draw-3", "klondike", "athena"):
+        assert dict(game_options(game)) == dict(LOOKAHEAD) == \
+            {"lookahead": 3, "outcomes": 4, "per_outcome": 2}
+    assert dict(game_options("klondike-draw-3", (("lookahead", 0.0), ("close", 0.05)))) == \
+        {"lookahead": 0, "outcomes": 4, "per_outcome": 2, "close": 0.05}
+    assert game_options("minerva") == () and game_options("leap-year", (("close", 0.1),)) == \
+        (("close", 0.1),)
+    text = Tally("klondike-draw-3", "honest", None, 1000, 16).budget()
+    assert text == ("1,000 positions per search, 16 samples per move, lookahead=3, "
+                    "outcomes=4, per_outcome=2")
+    summary = Tally("klondike-draw-3", "honest", None, 1000, 16).summary()
+    assert summary["effort"] == {"lookahead": 3, "outcomes": 4, "per_outcome": 2}
+    assert Tally("klondike-draw-3", "full", 10.0).summary()["effort"] == {}
