@@ -2201,7 +2201,7 @@ oom:
    8,000) and the exact search does better with them (Spider 1 suit on 20,000 positions). */
 #define BEAM_MIN_STATES 100000
 /* The best-first win finder of draw-three games (kbest_search): this share of the budget,
-   after the level-2 streamlined search, taken from level 1's share. */
+   after the level-2 streamlined search (before level 1, which keeps its deadline). */
 #define KBEST_SHARE 0.1
 
 typedef struct {
@@ -2210,13 +2210,13 @@ typedef struct {
     Line line;
 } Result;
 
-/* The best-first search of draw-three games from `from` (a share of the budget already used)
-   up to from + KBEST_SHARE. */
-static int kbest_phase(Pos *p, Ctx *cx, double start, double time_limit, long long max_states,
-                       double from, long long *total, Line *won) {
-    double upto = from + KBEST_SHARE;
-    Budget part = {time_limit < 0 ? -1.0 : start + time_limit * upto,
-                   max_states < 0 ? -1 : (long long)((double)max_states * upto)};
+/* The best-first search of draw-three games: KBEST_SHARE of the budget from now (not up to a
+   fixed share of it: on a lost deal the level-2 streamlined search before it runs out of
+   positions early, and the exact search would lose the difference). */
+static int kbest_phase(Pos *p, Ctx *cx, double time_limit, long long max_states,
+                       long long *total, Line *won) {
+    Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * KBEST_SHARE,
+                   max_states < 0 ? -1 : *total + (long long)((double)max_states * KBEST_SHARE)};
     return kbest_search(p, cx, &part, total, won);
 }
 
@@ -2268,13 +2268,15 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (streamlined < 0) streamlined = !best_line;
     /* Draw three, turned over without limit (Klondike draw 3, Athena): a best-first search
        looks for a win (kbest_search), on KBEST_SHARE of the budget, after the level-2
-       streamlined search, before level 1 (which keeps its deadline); alone when the
-       streamlined searches are off. A win or nothing. Not when the best line is asked for. */
+       streamlined search, before level 1 (which keeps its deadline: on a won deal level 1
+       loses that time, on a lost deal, where level 1 runs out of positions early, the exact
+       search does); alone when the streamlined searches are off. A win or nothing. Not when
+       the best line is asked for. */
     int do_kbest = ordering && best_first && !best_line && sp->waste >= 0 && sp->draw > 1 &&
                    sp->safe_foundation && sp->stock_turns;
     if (do_kbest && !(ordering && streamlined && sp->waste >= 0 && sp->draw > 1 &&
                       sp->safe_foundation)) {
-        int r = kbest_phase(p, &cx, start, time_limit, max_states, 0.0, &total, &won);
+        int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
         do_kbest = 0;
         if (r < 0) { cx.err = 1; goto done; }
         if (r > 0) { status = ST_WON; goto done; }
@@ -2292,7 +2294,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         for (int level = 2; level >= 1; level--) {
             double share = level == 2 ? 0.25 : 0.5;
             if (level == 1 && do_kbest) {
-                int r = kbest_phase(p, &cx, start, time_limit, max_states, 0.25, &total, &won);
+                int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
                 do_kbest = 0;
                 if (r < 0) { cx.err = 1; goto done; }
                 if (r > 0) { status = ST_WON; goto done; }
