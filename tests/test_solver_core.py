@@ -214,9 +214,33 @@ def test_the_draw_three_streamlined_search_finds_a_win_that_replays(number: int)
     the exact search alone does not; the engine replays the line."""
     pos = Position.deal(get_game("klondike-draw-3"), number)
     assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
-    status, line, _ = core.solve_raw(pos, None, 200_000, False)
+    status, line, _ = core.solve_raw(pos, None, 200_000, False, best_first=False)
     assert status == "won"
     assert_raw_line_wins(pos, line)
+
+
+@pytest.mark.parametrize("number", [703, 921, 978])
+def test_the_draw_three_best_first_search_finds_a_win_that_replays(number: int) -> None:
+    """Klondike draw 3, deals 703, 921 and 978 (left unknown by 10 s of CPU of the
+    streamlined, relaxed and exact searches): the best-first search (an evaluation of the
+    position, random restarts) wins them within its tenth of 200,000 positions, after the
+    level-2 streamlined search's quarter; the line replays. Without it the same budget finds
+    nothing."""
+    pos = Position.deal(get_game("klondike-draw-3"), number)
+    assert core.solve_raw(pos, None, 200_000, False, best_first=False)[0] == "unknown"
+    status, line, states = core.solve_raw(pos, None, 200_000, False)
+    assert status == "won" and states <= 70_000
+    assert_raw_line_wins(pos, line)
+
+
+def test_the_best_first_search_never_answers_lost_on_its_own() -> None:
+    """Klondike draw 3, deal 1 is lost: on 8,000 positions (the best-first search's tenth,
+    the relaxation, the exact search; no streamlined search) the answer is unknown; on 200,000
+    the exact search proves the loss."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1)
+    status, line, _ = core.solve_raw(pos, None, 8_000, False, streamlined=False)
+    assert status == "unknown" and line == []
+    assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
 
 
 def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() -> None:

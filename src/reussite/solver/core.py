@@ -84,7 +84,8 @@ def piles_of(pos: Position) -> tuple[bytes, ...]:
 def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
               best_line: bool, beam: bool = True,
               cpu: bool = False,
-              streamlined: bool | None = None) -> tuple[Status, list[RawMove], int]:
+              streamlined: bool | None = None,
+              best_first: bool = True) -> tuple[Status, list[RawMove], int]:
     """``(status, raw line, positions counted)``; the status as :func:`.search.solve` says.
 
     ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win
@@ -97,13 +98,16 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     runs exactly search.py's search (the tests compare the two that way).
     ``cpu``: ``time_limit`` counts the CPU seconds of the searching thread, not wall time.
     ``streamlined``: run the draw-three streamlined searches (True) or not (False) whatever
-    ``best_line`` says (None: only without ``best_line``)."""
+    ``best_line`` says (None: only without ``best_line``).
+    ``best_first``: in draw-three games turned over without limit (Klondike draw 3, Athena), a
+    best-first search looks for a win first, on up to a fifth of the budget, taken from the
+    streamlined searches' share, not with ``best_line`` (``_core.c``: it proves nothing)."""
     assert _core is not None
     code, line, states = _core.solve(
         spec_of(pos), piles_of(pos), pos.redeals_used,
         -1.0 if time_limit is None else max(0.0, time_limit),
         -1 if max_states is None else max_states, best_line, MAX_TABLE_BYTES // 16,
-        int(beam), cpu, -1 if streamlined is None else int(streamlined))
+        int(beam), cpu, -1 if streamlined is None else int(streamlined), best_first)
     return STATUS[code], [tuple(m) for m in line], states
 
 
