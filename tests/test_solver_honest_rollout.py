@@ -85,3 +85,15 @@ def test_the_search_gives_the_best_through_each_root_move() -> None:
     assert len({tuple(alt[0]) for _, alt in alts}) == len(alts)
     for _, alt in alts:
         assert tuple(alt[0]) in pos.raw_moves()
+
+
+def test_winrate_plays_the_rollout_player() -> None:
+    """``--method rollout`` reaches this player (``--states`` positions a decision's search,
+    ``--samples`` samples); ``auto`` stays the visible player in Spider 4 suits."""
+    from reussite.solver.batch import Tally, decide, honest_method
+
+    outcome = decide("spider-1-suit", 1, None, "honest", 2_000, 2, method="rollout")
+    assert outcome.status in ("won", "lost") and outcome.moves > 50
+    assert honest_method("spider", "auto") == "visible"
+    assert "candidates judged on 2 samples" in Tally("spider", "honest", None, 2_000, 2,
+                                                     method="rollout").budget()

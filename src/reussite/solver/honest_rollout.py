@@ -1,26 +1,31 @@
 """The rollout player of the Spider-type games (``--method rollout``): the visible player,
-improved by Monte Carlo rollouts on samples of the hidden cards.
+its best candidates judged on samples of the hidden cards.
 
 The visible player (:mod:`.honest_visible`) goes to the best position its search of the
 masked position reaches. This player asks the same search for its *candidates*: the best
 position reached through each of the root's moves (the C core's ``visible_plan`` with ``k``),
 each line cut at its first card turned up (where the player looks again), and the deal (the
-best position to deal from, then the deal); the visible player's own choice is always one of
-them. When there are two or more, each is judged by rollouts:
+best position to deal from, then the deal); the visible player's own choice is always the
+first of them. When there are two or more, each is judged on samples:
 
 - **Samples.** ``samples`` positions that look exactly like the game, the unseen cards (face
   down and the stock) dealt at random (:func:`.honest.sample_position`), the generator seeded
   from the deal's number and the masked position alone: the same view, the same samples.
-- **Rollouts.** On each sample, each candidate is played, then the visible player with a
-  small search (``rollout_nodes`` positions) plays the sample on for ``horizon`` decisions (0:
-  to the end); the rollout is worth the visible evaluation of where it ended (``win`` more
-  when the sample was won). The candidates share the samples (common random numbers).
+- **Judging** (the default, ``horizon`` 0, ``reveal``): on each sample, the candidate is
+  played, which turns a card up (or deals a row) there, and the visible search
+  (``rollout_nodes`` positions) looks on from the masked position that follows: the
+  candidate is worth the best evaluation it reaches. Over the samples, that is a chance node
+  at the card turned up, one level deep (an expectation over the unseen cards), the visible
+  search as its value. With ``horizon`` H > 0 the visible player first plays H more
+  decisions on the sample (-1: to the end of the game, a Monte Carlo rollout; without
+  ``reveal`` the rollout is worth the evaluation where it stopped); ``win`` more for a won
+  sample. The candidates share the samples (common random numbers).
 - **The choice.** The candidate with the best mean is played (ties: the visible player's
   order), up to its first card turned up; then the player looks again.
 
-This is policy improvement by rollouts (Bertsekas; Yan et al. for Klondike): the rollouts'
-player, and so this one, sees only what a player sees in each sample, and the samples read
-only the player's view. Nothing else is random: the same view gives the same move.
+This is policy improvement on the visible player (Bertsekas's rollouts; Yan et al. for
+Klondike): the searches see only the masked position of a sample, and the samples read only
+the player's view. Nothing else is random: the same view gives the same move.
 """
 
 from __future__ import annotations
@@ -46,21 +51,20 @@ from reussite.solver.honest_visible import (
 @dataclass(frozen=True)
 class RolloutEffort:
     """How hard the rollout player thinks: ``nodes`` positions for the search of a decision
-    (the visible player's), ``candidates`` of its moves judged, ``samples`` samples, each
-    candidate rolled out on each by the visible player with ``rollout_nodes`` positions a
-    search, for ``horizon`` decisions (0: to the end of the game); ``win``: what a won
-    rollout is worth more than its evaluation; ``deal``: the deal is a candidate."""
+    (the visible player's), ``candidates`` of its lines judged (the deal more, with
+    ``deal``), on ``samples`` samples, by a search of ``rollout_nodes`` positions after
+    ``horizon`` decisions of the visible player on the sample (0: at once; -1: at the end of
+    the game); ``reveal``: the candidate is worth the best evaluation that search reaches,
+    else the evaluation where the rollout stopped; ``win``: what a won sample adds."""
 
     nodes: int = 20_000
     candidates: int = 3
-    samples: int = 4
-    rollout_nodes: int = 2_000
+    samples: int = 6
+    rollout_nodes: int = 20_000
     horizon: int = 0
     win: int = 1_000
     deal: bool = True
-    reveal: bool = False
-    """Instead of rollouts, one search (``rollout_nodes`` positions) after the candidate on
-    each sample: an expectation over what its card turned up (or its deal) shows."""
+    reveal: bool = True
 
 
 def rollout_effort(nodes: int | None = None, samples: int | None = None) -> RolloutEffort:
