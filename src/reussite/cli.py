@@ -242,7 +242,8 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
                 "--method", help="Honest player: sample (judge each move on samples), beam "
                 "(plan a win on each sample with the beam, follow the plans' votes; "
                 "--states/--time-limit then bound each plan's search), visible (search the "
-                "visible moves to the next card turned up; --states positions a search), "
+                "visible moves to the next card turned up; --states positions a search), rollout "
+                "(visible, its best candidates judged on --samples samples), "
                 "auto (visible in Spider 4 suits, beam in the other "
                 "Spider-type games, else sample)")] = "auto",
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:

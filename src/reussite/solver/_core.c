@@ -2828,7 +2828,7 @@ static int v_skip(const Pos *p, Move m) {
     return 0;
 }
 
-typedef struct { int parent, eval, depth, prio; Move m; size_t snap; } VNode;
+typedef struct { int parent, eval, depth, prio, first; Move m; size_t snap; } VNode;
 
 typedef struct {
     VNode *v; int n, cap;
@@ -2861,18 +2861,34 @@ static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int dep
     }
     VNode *nd = &s->v[s->n];
     nd->parent = parent; nd->m = m; nd->eval = eval; nd->depth = depth; nd->prio = prio;
+    nd->first = parent <= 0 ? s->n : s->v[parent].first;  /* the root's child it comes from */
     nd->snap = s->sn;
     snap_write(p, s->snaps + s->sn);
     s->sn += need;
     return s->n++;
 }
 
+static int v_line(const VSearch *s, int best, Line *out) {
+    Move none = {0, 0, 0};
+    int n = 0;
+    for (int q = best; q > 0; q = s->v[q].parent) n++;
+    out->n = 0;
+    for (int i = 0; i < n; i++)
+        if (line_add(out, none)) return -1;
+    int i = n;
+    for (int q = best; q > 0; q = s->v[q].parent) out->v[--i] = s->v[q].m;
+    return 0;
+}
+
 /* The best line from p (masked) within max_nodes positions: its moves into *out, the best and
  * the root's evaluations, the positions seen. stop_at_reveal: a position where a card was
- * turned up is not searched further. 0, or -1 when memory ran out. */
+ * turned up is not searched further. With k > 0 and alts: also the best position reached
+ * through each of the root's moves, the k best of them (evaluation down, then the order they
+ * were found), their lines into alts[0..*nalt), their evaluations into alt_eval. 0, or -1
+ * when memory ran out. */
 static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                         int stop_at_reveal, Line *out, int *best_eval, int *root_eval,
-                        long long *seen) {
+                        long long *seen, int k_alt, Line *alts, int *alt_eval, int *nalt) {
     VSearch s;
     memset(&s, 0, sizeof s);
     Table t;
@@ -2913,17 +2929,35 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
         }
     }
 finish:
-    {
-        int n = 0;
-        for (int q = best; q > 0; q = s.v[q].parent) n++;
-        out->n = 0;
-        for (int i = 0; i < n; i++)
-            if (line_add(out, none)) { rc = -1; goto done; }
-        int i = n;
-        for (int q = best; q > 0; q = s.v[q].parent) out->v[--i] = s.v[q].m;
-        *best_eval = s.v[best].eval;
-        *root_eval = e0;
-        *seen = count;
+    if (v_line(&s, best, out)) { rc = -1; goto done; }
+    *best_eval = s.v[best].eval;
+    *root_eval = e0;
+    *seen = count;
+    if (k_alt > 0 && alts) {
+        /* the best node of each root child's subtree (the first found among equals) */
+        int *top = malloc(sizeof(int) * (size_t)(s.n + 1));
+        if (!top) { rc = -1; goto done; }
+        int ng = 0;
+        for (int q = 1; q < s.n; q++) {
+            if (s.v[q].parent == 0) { top[ng++] = q; continue; }
+            for (int g = ng - 1; g >= 0; g--)
+                if (s.v[top[g]].first == s.v[q].first) {
+                    if (s.v[q].eval > s.v[top[g]].eval) top[g] = q;
+                    break;
+                }
+        }
+        /* a stable insertion sort by evaluation, highest first */
+        for (int a = 1; a < ng; a++) {
+            int x = top[a], b = a;
+            while (b > 0 && s.v[top[b - 1]].eval < s.v[x].eval) { top[b] = top[b - 1]; b--; }
+            top[b] = x;
+        }
+        *nalt = ng < k_alt ? ng : k_alt;
+        for (int a = 0; a < *nalt; a++) {
+            alt_eval[a] = s.v[top[a]].eval;
+            if (v_line(&s, top[a], &alts[a])) { free(top); rc = -1; goto done; }
+        }
+        free(top);
     }
 done:
     free(buf);
@@ -2932,15 +2966,21 @@ done:
     return rc;
 }
 
-/* visible_plan(spec, masked piles, redeals, weights, predeal, max_nodes, stop_at_reveal)
-   -> (best evaluation, root evaluation, line, positions) */
+/* visible_plan(spec, masked piles, redeals, weights, predeal, max_nodes, stop_at_reveal
+   [, k]) -> (best evaluation, root evaluation, line, positions[, alternatives]); with k > 0,
+   alternatives: [(evaluation, line)], the best position through each of the root's moves, the
+   k best of them. */
 static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals, *weights;
-    int predeal, stop_at_reveal;
+    int predeal, stop_at_reveal, k_alt = 0;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOpLp", &spec, &piles, &redeals, &weights, &predeal,
-                          &max_nodes, &stop_at_reveal))
+    if (!PyArg_ParseTuple(args, "OOOOpLp|i", &spec, &piles, &redeals, &weights, &predeal,
+                          &max_nodes, &stop_at_reveal, &k_alt))
         return NULL;
+    if (k_alt < 0 || k_alt > 256) {
+        PyErr_SetString(PyExc_ValueError, "k: 0 to 256");
+        return NULL;
+    }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
         PyErr_SetString(PyExc_ValueError, "weights: a tuple of 14 ints");
         return NULL;
@@ -2955,17 +2995,45 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     Line line = {0};
-    int be = 0, re = 0, rc;
+    int be = 0, re = 0, rc, nalt = 0;
     long long seen = 0;
+    Line *alts = k_alt ? calloc((size_t)k_alt, sizeof(Line)) : NULL;
+    int *alt_eval = k_alt ? calloc((size_t)k_alt, sizeof(int)) : NULL;
+    if (k_alt && (!alts || !alt_eval)) {
+        free(alts); free(alt_eval); free_pos(p);
+        return PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
-    rc = visible_plan(p, w, predeal, max_nodes, stop_at_reveal, &line, &be, &re, &seen);
+    rc = visible_plan(p, w, predeal, max_nodes, stop_at_reveal, &line, &be, &re, &seen,
+                      k_alt, alts, alt_eval, &nalt);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    if (rc) { free(line.v); return PyErr_NoMemory(); }
-    PyObject *l = moves_list(line.v, line.n);
+    PyObject *l = NULL, *alist = NULL;
+    if (rc) { PyErr_NoMemory(); goto out; }
+    l = moves_list(line.v, line.n);
+    if (!l) goto out;
+    if (!k_alt) {
+        free(line.v);
+        return Py_BuildValue("(iiNL)", be, re, l, seen);
+    }
+    alist = PyList_New(nalt);
+    if (!alist) goto out;
+    for (int a = 0; a < nalt; a++) {
+        PyObject *ml = moves_list(alts[a].v, alts[a].n);
+        PyObject *pair = ml ? Py_BuildValue("(iN)", alt_eval[a], ml) : NULL;
+        if (!pair) goto out;
+        PyList_SET_ITEM(alist, a, pair);
+    }
     free(line.v);
-    if (!l) return NULL;
-    return Py_BuildValue("(iiNL)", be, re, l, seen);
+    for (int a = 0; a < k_alt; a++) free(alts[a].v);
+    free(alts); free(alt_eval);
+    return Py_BuildValue("(iiNLN)", be, re, l, seen, alist);
+out:
+    Py_XDECREF(l); Py_XDECREF(alist);
+    free(line.v);
+    if (alts) for (int a = 0; a < k_alt; a++) free(alts[a].v);
+    free(alts); free(alt_eval);
+    return NULL;
 }
 
 /* best_first(spec, piles, redeals, weights (KW_N ints, or () for the built-in orderings),

@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, overload
 
 Spec = tuple[Any, ...]
 Piles = tuple[bytes, ...]
@@ -14,6 +14,11 @@ def solve(spec: Spec, piles: Piles, redeals: int, time_limit: float, max_states:
           ordering: int = 1, cpu: bool = False) -> tuple[int, list[Raw], int]: ...
 def is_stuck(spec: Spec, piles: Piles, redeals: int, max_states: int) -> bool: ...
 def order_lost(spec: Spec, piles: Piles, redeals: int) -> bool: ...
+@overload
 def visible_plan(spec: Spec, piles: Piles, redeals: int, weights: tuple[int, ...],
                  predeal: bool, max_nodes: int,
                  stop_at_reveal: bool) -> tuple[int, int, list[Raw], int]: ...
+@overload
+def visible_plan(spec: Spec, piles: Piles, redeals: int, weights: tuple[int, ...],
+                 predeal: bool, max_nodes: int, stop_at_reveal: bool,
+                 k: int) -> tuple[int, int, list[Raw], int, list[tuple[int, list[Raw]]]]: ...

@@ -23,13 +23,18 @@ if TYPE_CHECKING:
     from reussite.solver.honest_beam import BeamEffort
 
 PLAYERS = ("full", "honest")
-METHODS = ("auto", "sample", "beam", "visible")
+METHODS = ("auto", "sample", "beam", "visible", "rollout")
 """How the honest player thinks: ``sample`` judges each step on samples (:mod:`.honest`),
 ``beam`` plans a win on each sample with the beam and follows the plans' votes
 (:mod:`.honest_beam`), ``visible`` searches the visible moves up to the next card turned up
-(:mod:`.honest_visible`); ``auto`` is ``visible`` in the games of :data:`VISIBLE_GAMES`,
-``beam`` in the other games it is for (Spider-type: the stock deals onto the tableau), else
-``sample``."""
+(:mod:`.honest_visible`), ``rollout`` is the visible player that judges its best candidates
+on samples (:mod:`.honest_rollout`); ``auto`` is ``rollout`` in the games of
+:data:`ROLLOUT_GAMES`, ``visible`` in those of :data:`VISIBLE_GAMES`, ``beam`` in the other
+games it is for (Spider-type: the stock deals onto the tableau), else ``sample``."""
+
+ROLLOUT_GAMES: frozenset[str] = frozenset()
+"""The games where ``auto`` is ``rollout``: where it wins more than ``visible`` and ``beam``
+(docs/solver.md)."""
 
 VISIBLE_GAMES = frozenset({"spider"})
 """The games where ``auto`` is ``visible``: where it wins as often as ``beam`` at a tenth of
@@ -57,7 +62,7 @@ class DealOutcome:
 
 def honest_method(game_id: str, method: str) -> str:
     """The honest player that ``method`` (see :data:`METHODS`) stands for in this game:
-    ``sample``, ``beam`` or ``visible``."""
+    ``sample``, ``beam``, ``visible`` or ``rollout``."""
     from reussite.games import CATALOGUE
     from reussite.solver.honest_beam import plays_with_beam
     from reussite.solver.honest_visible import plays_visible
@@ -67,6 +72,8 @@ def honest_method(game_id: str, method: str) -> str:
     if game_id not in CATALOGUE:
         return "sample"
     rules = CATALOGUE[game_id]
+    if game_id in ROLLOUT_GAMES and plays_visible(rules):
+        return "rollout"
     if game_id in VISIBLE_GAMES and plays_visible(rules):
         return "visible"
     return "beam" if plays_with_beam(rules) else "sample"
@@ -116,6 +123,8 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
     ``states`` positions, else ``time_limit`` seconds, for the search of each sample's plan
     (:class:`.honest_beam.BeamEffort`). ``honest`` (``method`` ``visible``): ``states``
     positions for each search (:class:`.honest_visible.VisibleEffort`; no time limit).
+    ``honest`` (``method`` ``rollout``): ``states`` positions for each search of a decision,
+    ``samples`` samples (:class:`.honest_rollout.RolloutEffort`; no time limit).
     """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
@@ -128,6 +137,10 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
             from reussite.solver.honest_visible import play_visible_game, visible_effort
 
             played = play_visible_game(pos, visible_effort(game_id, states))
+        elif chosen == "rollout":
+            from reussite.solver.honest_rollout import play_rollout_game, rollout_effort
+
+            played = play_rollout_game(pos, rollout_effort(states, samples))
         elif chosen == "beam":
             from reussite.solver.honest_beam import play_beam_game
 
@@ -273,6 +286,13 @@ class Tally:
 
             nodes = visible_effort(self.game, self.states).nodes
             return f"visible search, {nodes:,} positions per search"
+        if honest and honest_method(self.game, self.method) == "rollout":
+            from reussite.solver.honest_rollout import rollout_effort
+
+            r = rollout_effort(self.states, self.samples)
+            return (f"visible search, {r.nodes:,} positions per search, {r.candidates} "
+                    f"candidates judged on {r.samples} samples, {r.rollout_nodes:,} "
+                    "positions per judging search")
         if honest and uses_beam(self.game, self.method):
             from reussite.solver.honest_beam import BeamEffort
 
