@@ -1487,6 +1487,24 @@ static void snap_write(const Pos *p, uint8_t *b) {
     }
 }
 
+/* Append p's snapshot to a growing store (doubling, 1 MiB first): 0, and *at its offset, or
+   -1 when memory ran out (the store is then unchanged). */
+static int snap_append(uint8_t **store, size_t *used, size_t *scap, const Pos *p, size_t *at) {
+    size_t need = (size_t)snap_size(p);
+    if (*used + need > *scap) {
+        size_t cap = *scap ? *scap * 2 : (size_t)1 << 20;
+        while (cap < *used + need) cap *= 2;
+        uint8_t *b = realloc(*store, cap);
+        if (!b) return -1;
+        *store = b;
+        *scap = cap;
+    }
+    *at = *used;
+    snap_write(p, *store + *used);
+    *used += need;
+    return 0;
+}
+
 static void snap_read(Pos *p, const uint8_t *b) {
     const Spec *sp = p->sp;
     int k = 0;
@@ -1568,24 +1586,15 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
         if (!v) return -1;
         st->v = v;
     }
-    size_t need = (size_t)snap_size(p);
-    if (st->used + need > st->scap) {
-        size_t cap = st->scap ? st->scap * 2 : (size_t)1 << 20;
-        while (cap < st->used + need) cap *= 2;
-        uint8_t *b = realloc(st->store, cap);
-        if (!b) return -1;
-        st->store = b;
-        st->scap = cap;
-    }
+    size_t at;
+    if (snap_append(&st->store, &st->used, &st->scap, p, &at)) return -1;
     Node *nd = &st->v[st->n];
     nd->parent = parent;
     nd->seed = seed;
     nd->m = m;
     nd->score = score;
     nd->tie = beam_hash_ties ? (uint32_t)mix1(pos_key(p).a ^ beam_salt) : 0;
-    nd->snap = st->used;
-    snap_write(p, st->store + st->used);
-    st->used += need;
+    nd->snap = at;
     return st->n++;
 }
 
@@ -1923,15 +1932,8 @@ static int knode_add(KStage *st, const Pos *p, int parent, int clicks, Move m, i
         if (!v) return -1;
         st->v = v;
     }
-    size_t need = (size_t)snap_size(p);
-    if (st->used + need > st->scap) {
-        size_t cap = st->scap ? st->scap * 2 : (size_t)1 << 20;
-        while (cap < st->used + need) cap *= 2;
-        uint8_t *b = realloc(st->store, cap);
-        if (!b) return -1;
-        st->store = b;
-        st->scap = cap;
-    }
+    size_t at;
+    if (snap_append(&st->store, &st->used, &st->scap, p, &at)) return -1;
     KNode *nd = &st->v[st->n];
     nd->parent = parent;
     nd->prio = prio;
@@ -1939,9 +1941,7 @@ static int knode_add(KStage *st, const Pos *p, int parent, int clicks, Move m, i
     nd->clicks = (int16_t)clicks;
     nd->depth = (int16_t)(depth < 32767 ? depth : 32767);
     nd->m = m;
-    nd->snap = st->used;
-    snap_write(p, st->store + st->used);
-    st->used += need;
+    nd->snap = at;
     return st->n++;
 }
 
@@ -2851,20 +2851,12 @@ static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int dep
         if (!v) return -1;
         s->v = v;
     }
-    size_t need = (size_t)snap_size(p);
-    if (s->sn + need > s->scap) {
-        size_t cap = s->scap ? s->scap * 2 : (size_t)1 << 20;
-        while (cap < s->sn + need) cap *= 2;
-        uint8_t *b = realloc(s->snaps, cap);
-        if (!b) return -1;
-        s->snaps = b; s->scap = cap;
-    }
+    size_t at;
+    if (snap_append(&s->snaps, &s->sn, &s->scap, p, &at)) return -1;
     VNode *nd = &s->v[s->n];
     nd->parent = parent; nd->m = m; nd->eval = eval; nd->depth = depth; nd->prio = prio;
     nd->first = parent <= 0 ? s->n : s->v[parent].first;  /* the root's child it comes from */
-    nd->snap = s->sn;
-    snap_write(p, s->snaps + s->sn);
-    s->sn += need;
+    nd->snap = at;
     return s->n++;
 }
 
