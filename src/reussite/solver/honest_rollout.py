@@ -31,19 +31,19 @@ the player's view. Nothing else is random: the same view gives the same move.
 from __future__ import annotations
 
 import random
-import time
 import zlib
 from dataclasses import astuple, dataclass, replace
 
 from reussite.engine import STOCK_RAW, Position, RawMove
 from reussite.solver import core
-from reussite.solver.honest import HonestGame, Referee, sample_position
+from reussite.solver.honest import HonestGame, sample_position
 from reussite.solver.honest_visible import (
     VisibleEffort,
     _turned,
     decide,
     masked_piles,
     plan,
+    play_lines,
     visible_effort,
 )
 
@@ -217,24 +217,6 @@ def play_rollout_game(pos: Position, effort: RolloutEffort = RolloutEffort(), *,
                       max_moves: int = 5_000, patience: int = 300) -> HonestGame:
     """Play ``pos`` (a copy) to the end as this player; ``won`` or ``lost`` (``seconds``: CPU
     time)."""
-    start = time.process_time()
-    pos = pos.copy()
     weights = visible_effort(pos.rules.id, effort.nodes)
-    referee = Referee(pos, max_moves, patience)
-    spent = [0]
-    ending = ""
-    while not pos.is_won():
-        ending = referee.ending(pos) or ""
-        if ending:
-            break
-        line = choose(pos, effort, weights, spent)
-        if not line:
-            ending = "no move"
-            break
-        for m in line:
-            pos.push_raw(m)
-            referee.moved(pos)
-    won = pos.is_won()
-    return HonestGame("won" if won else "lost", len(pos.history), spent[0],
-                      time.process_time() - start, "won" if won else ending,
-                      pos.foundation_cards, referee.detours)
+    return play_lines(pos, lambda p, spent: choose(p, effort, weights, spent),
+                      max_moves=max_moves, patience=patience)

@@ -31,6 +31,7 @@ no random choice at all (same view, same move).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import astuple, dataclass, field
 
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
@@ -164,10 +165,13 @@ def _turned(pos: Position) -> bool:
     return raw == STOCK_RAW or any(op[0] == FLIP for op in ops)
 
 
-def play_visible_game(pos: Position, effort: VisibleEffort = VisibleEffort(), *,
-                      max_moves: int = 5_000, patience: int = 300) -> HonestGame:
-    """Play ``pos`` (a copy) to the end as this player; ``won`` or ``lost`` (``seconds``:
-    CPU time)."""
+def play_lines(pos: Position, choose: Callable[[Position, list[int]], list[RawMove]], *,
+               max_moves: int, patience: int,
+               until: Callable[[Position], bool] = lambda pos: False) -> HonestGame:
+    """Play ``pos`` (a copy) to the end by lines: ``choose(pos, spent)`` gives the next line
+    (adding the positions it searched to ``spent[0]``), played move by move up to the first
+    position where ``until`` holds; ``won`` or ``lost`` (``seconds``: CPU time). The game
+    ends lost at the :class:`.honest.Referee`'s ends or when no line is given ("no move")."""
     start = time.process_time()
     pos = pos.copy()
     referee = Referee(pos, max_moves, patience)
@@ -177,16 +181,24 @@ def play_visible_game(pos: Position, effort: VisibleEffort = VisibleEffort(), *,
         ending = referee.ending(pos) or ""
         if ending:
             break
-        line = decide(pos, effort, spent)
+        line = choose(pos, spent)
         if not line:
             ending = "no move"
             break
         for m in line:
             pos.push_raw(m)
             referee.moved(pos)
-            if _turned(pos) or pos.is_won():
+            if until(pos):
                 break
     won = pos.is_won()
     return HonestGame("won" if won else "lost", len(pos.history), spent[0],
                       time.process_time() - start, "won" if won else ending,
                       pos.foundation_cards, referee.detours)
+
+
+def play_visible_game(pos: Position, effort: VisibleEffort = VisibleEffort(), *,
+                      max_moves: int = 5_000, patience: int = 300) -> HonestGame:
+    """Play ``pos`` (a copy) to the end as this player, searching again after every card
+    turned up; ``won`` or ``lost`` (``seconds``: CPU time)."""
+    return play_lines(pos, lambda p, spent: decide(p, effort, spent), max_moves=max_moves,
+                      patience=patience, until=lambda p: _turned(p) or p.is_won())
