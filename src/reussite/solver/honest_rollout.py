@@ -32,16 +32,16 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import astuple, dataclass, replace
+from dataclasses import dataclass, replace
 
 from reussite.engine import STOCK_RAW, Position, RawMove
-from reussite.solver import core
 from reussite.solver.honest import HonestGame, sample_position
 from reussite.solver.honest_visible import (
     VisibleEffort,
     _turned,
     decide,
     masked_piles,
+    masked_search,
     plan,
     play_lines,
     visible_effort,
@@ -82,8 +82,7 @@ def _evaluation(pos: Position, effort: VisibleEffort) -> int:
     """The visible evaluation of ``pos`` (the C core's ``v_eval``)."""
     from reussite.solver import _core
 
-    return int(_core.visible_plan(core.spec_of(pos), masked_piles(pos), pos.redeals_used,
-                                  astuple(effort.weights), False, 1, False)[1])
+    return int(_core.visible_plan(*masked_search(pos, effort), False, 1, False)[1])
 
 
 def _cut(pos: Position, line: list[RawMove]) -> list[RawMove]:
@@ -112,8 +111,8 @@ def candidates(pos: Position, effort: RolloutEffort, weights: VisibleEffort,
     out = [_cut(pos, first)]
     seen = {_key_after(pos, out[0])}
     best, root, _, count, alts = _core.visible_plan(
-        core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(weights.weights),
-        False, effort.nodes, weights.stop_at_reveal, effort.candidates + 2)
+        *masked_search(pos, weights), False, effort.nodes, weights.stop_at_reveal,
+        effort.candidates + 2)
     if spent is not None:
         spent[0] += count
     lines: list[list[RawMove]] = []
@@ -124,8 +123,7 @@ def candidates(pos: Position, effort: RolloutEffort, weights: VisibleEffort,
         lines.append(line)
     if effort.deal and pos.piles[0] and STOCK_RAW in pos.raw_moves():
         _, _, pre, count = _core.visible_plan(
-            core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(weights.weights),
-            True, effort.nodes, weights.stop_at_reveal)
+            *masked_search(pos, weights), True, effort.nodes, weights.stop_at_reveal)
         if spent is not None:
             spent[0] += count
         deal = [(m[0], m[1], m[2]) for m in pre] + [STOCK_RAW]

@@ -115,6 +115,13 @@ def masked_piles(pos: Position) -> tuple[bytes, ...]:
     return tuple(bytes(0 if c is None else c for c in pile) for pile in view_cards(pos))
 
 
+def masked_search(pos: Position, effort: VisibleEffort) -> tuple[core.Spec, tuple[bytes, ...],
+                                                                  int, tuple[int, ...]]:
+    """The first arguments of the C core's ``visible_plan`` for ``pos``: the game, the masked
+    piles, the redeals used, the evaluation's weights."""
+    return core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(effort.weights)
+
+
 def plan(pos: Position, effort: VisibleEffort, predeal: bool) -> tuple[int, int, list[RawMove],
                                                                           int]:
     """The C core's search of the masked position: (best evaluation, the present one, the
@@ -122,8 +129,7 @@ def plan(pos: Position, effort: VisibleEffort, predeal: bool) -> tuple[int, int,
     from reussite.solver import _core
 
     best, root, line, seen = _core.visible_plan(
-        core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(effort.weights),
-        predeal, effort.nodes, effort.stop_at_reveal)
+        *masked_search(pos, effort), predeal, effort.nodes, effort.stop_at_reveal)
     return best, root, [(m[0], m[1], m[2]) for m in line], seen
 
 
