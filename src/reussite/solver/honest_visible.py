@@ -93,15 +93,18 @@ class VisibleEffort:
     last_resort: bool = False
     """When nothing improves the position and the stock cannot be dealt (the game would end),
     go to a card turned up at any cost in the evaluation (:func:`last_resort`)."""
+    last_resort_nodes: int = 0
+    """Positions of the last resort's search (0: ``nodes``)."""
 
 
 HINT_NODES = 50_000
 """Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
 
 GAME_WEIGHTS: dict[str, Weights] = {
-    "astrocyte": Weights(down=10, column=6, suit=5, rank=1),
+    "astrocyte": Weights(down=10, column=6, suit=5, rank=1, cell=0, king_cell=30, king_high=10),
 }
-"""Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
+"""Weights tuned for a game (docs/solver.md: on deals 101-130, Astrocyte's cell and King terms
+on deals 1001-1200; never on the deals measured)."""
 
 
 LAST_RESORT_GAMES = frozenset({"astrocyte"})
@@ -179,7 +182,8 @@ def last_resort(pos: Position, effort: VisibleEffort,
     when no card can be turned up. Whatever it costs in the evaluation, the game is lost
     without it, and a card turned up is progress that cannot be undone (no loop)."""
     weights = replace(effort.weights, down=effort.weights.down + LAST_RESORT_DOWN)
-    best, root, line, seen = plan(pos, replace(effort, weights=weights), False)
+    nodes = effort.last_resort_nodes or effort.nodes
+    best, root, line, seen = plan(pos, replace(effort, weights=weights, nodes=nodes), False)
     if spent is not None:
         spent[0] += seen
     if not line or best <= root:
