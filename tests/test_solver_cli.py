@@ -130,8 +130,10 @@ def test_the_planning_player_is_for_spider_type_games() -> None:
     from reussite.solver.batch import Tally, honest_method, uses_beam
 
     assert all(uses_beam(g, "auto") for g in ("spider-2-suits", "freds-spider",
-                                              "spider-1-suit", "astrocyte"))
+                                              "spider-1-suit"))
     assert honest_method("spider", "auto") == "visible"
+    assert honest_method("astrocyte", "auto") == "visible"
+    assert uses_beam("astrocyte", "beam")
     assert not any(uses_beam(g, "auto") for g in ("klondike", "quadrennial", "leap-year"))
     assert not uses_beam("spider", "sample") and uses_beam("klondike", "beam")
     assert uses_beam("spider", "beam") and honest_method("spider", "beam") == "beam"

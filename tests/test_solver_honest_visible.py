@@ -4,17 +4,20 @@ hidden card, and it plays a game to the end."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from reussite.cards import UP
+from reussite.cards import KING, UP, rank_of
 from reussite.engine import STOCK_RAW, Position
 from reussite.games import get_game
 from reussite.solver.honest_visible import (
     VisibleEffort,
+    Weights,
     decide,
     masked_piles,
     play_visible_game,
+    visible_effort,
     visible_move,
 )
 
@@ -57,9 +60,10 @@ def test_the_visible_player_never_reads_a_hidden_card(game: str, number: int,
         twin = shuffled_hidden(pos, seed)
         assert twin.player_view() == pos.player_view() and twin.piles != pos.piles
         assert masked_piles(twin) == masked_piles(pos)
-        effort = VisibleEffort(nodes=5_000)
-        assert decide(twin, effort) == decide(pos, effort)
-        assert visible_move(twin, effort) == visible_move(pos, effort)
+        for effort in (VisibleEffort(nodes=5_000), visible_effort(game, 5_000)):
+            # the plain weights, and the game's own (Astrocyte: the King terms, the last resort)
+            assert decide(twin, effort) == decide(pos, effort)
+            assert visible_move(twin, effort) == visible_move(pos, effort)
     assert visible_move(pos) in pos.raw_moves()
 
 
@@ -86,3 +90,62 @@ def test_the_visible_player_wins_spider_1_suit() -> None:
     game = play_visible_game(pos)
     assert game.status == "won" and game.home == 104
     assert not pos.history  # played on a copy
+
+
+def _root_eval(pos: Position, weights: Weights) -> int:
+    from dataclasses import astuple
+
+    from reussite.solver import _core, core
+
+    return int(_core.visible_plan(core.spec_of(pos), masked_piles(pos), pos.redeals_used,
+                                  astuple(weights), False, 1, False)[1])
+
+
+def test_the_king_terms_of_the_evaluation() -> None:
+    """Astrocyte's King terms: a King in a cell costs ``king_cell`` (it can go back only to an
+    empty pile), a face-up King above another card of its pile ``king_high``; a King at the
+    bottom of a pile costs nothing."""
+    rules = get_game("astrocyte")
+    pos = Position.deal(rules, 1)
+    ids = pos.layout.ids
+    cell, t0, t1 = ids.index("cell:0"), ids.index("tableau:0"), ids.index("tableau:1")
+    king = 13 << 2 | UP
+    piles = [list(p) for p in pos.piles]
+    piles[t0][-1] = king  # a face-up King on the face-down cards of pile 0
+    piles[cell] = [king | 1]  # another King in a cell
+    piles[t1] = [king | 2]  # a King alone on its pile
+    crafted = Position(rules, 1, piles)
+    plain = Weights(down=10, column=6, suit=5, rank=1)
+    assert _root_eval(crafted, replace(plain, king_cell=30)) == _root_eval(crafted, plain) - 30
+    high = sum(1 for pid, pile in zip(ids, piles, strict=True) if pid.startswith("tableau")
+               for c in pile[1:] if c & UP and rank_of(c) == KING)
+    assert high >= 1 and piles[t1][0] & UP
+    assert _root_eval(crafted, replace(plain, king_high=7)) == _root_eval(crafted, plain) - 7 * high
+
+
+def test_the_last_resort_turns_a_card_up_or_gives_nothing() -> None:
+    """When the game would end, the last resort's line ends at a card turned up (whatever the
+    evaluation), else it is empty; it reads the masked position only (same line for a twin)."""
+    from reussite.solver.honest_visible import _turned, last_resort
+
+    effort = visible_effort("astrocyte", 5_000)
+    assert effort.last_resort and not visible_effort("spider").last_resort
+    for number, moves in ((3, 0), (5, 40)):
+        pos = played("astrocyte", number, moves)
+        line = last_resort(pos, effort)
+        assert line, "a card can be turned up in these positions"
+        for m in line:
+            assert m in pos.raw_moves()
+            pos.push_raw(m)
+        assert _turned(pos) and not any(_turned_at(pos, k) for k in range(1, len(line)))
+        for _ in line:
+            pos.pop()
+        assert last_resort(shuffled_hidden(pos, 1), effort) == line
+
+
+def _turned_at(pos: Position, back: int) -> bool:
+    """The move ``back`` moves before the last turned a card up."""
+    from reussite.engine import FLIP
+
+    raw, ops = pos.history[-1 - back]
+    return raw == STOCK_RAW or any(op[0] == FLIP for op in ops)

@@ -2756,7 +2756,7 @@ static PyObject *py_order_lost(PyObject *self, PyObject *args) {
  * seen may allow more, never less). */
 
 enum { VW_DOWN, VW_COL, VW_EMPTY, VW_SUIT, VW_RANK, VW_BREAK, VW_CELL, VW_CELL2, VW_HOME,
-       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_RUN, VW_N };
+       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_RUN, VW_KCELL, VW_KHIGH, VW_N };
 
 static inline int v_unknown(int c) { return (c & UPF) && RANK(c) == 0; }
 
@@ -2788,10 +2788,18 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
         }
         if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units
                         + w[VW_BURY] * down * (units - 1);
+        /* a King above other cards can leave them only for an empty pile */
+        if (w[VW_KHIGH])
+            for (int k = 1; k < n; k++)
+                if ((c[k] & UPF) && RANK(c[k]) == 13) e -= w[VW_KHIGH];
         if (v_unknown(c[n - 1])) e += w[VW_UNK];
     }
     int cells = 0;
-    for (int i = sp->c0; i < sp->c0 + sp->nc; i++) cells += p->len[i] > 0;
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++) {
+        cells += p->len[i] > 0;
+        /* a King in a cell can go back only to an empty pile */
+        if (p->len[i] && RANK(p->c[i][0]) == 13) e -= w[VW_KCELL];
+    }
     e -= w[VW_CELL] * cells + w[VW_CELL2] * cells * cells;
     if (predeal && sp->not_while_empty && p->len[0]) e -= 100000 * empty;
     else e += w[VW_EMPTY] * empty;
@@ -2974,7 +2982,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 14 ints");
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 16 ints");
         return NULL;
     }
     int w[VW_N];

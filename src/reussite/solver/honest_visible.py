@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import astuple, dataclass, field
+from dataclasses import astuple, dataclass, field, replace
 
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, Redeal
@@ -74,6 +74,11 @@ class Weights:
     run: int = 2
     """In-suit runs: a run of L links counts this much times L(L-1)/2 more (long runs,
     towards a completed suit, weigh more than their links)."""
+    king_cell: int = 0
+    """Each King in a cell (it can go back only to an empty pile)."""
+    king_high: int = 0
+    """Each face-up King above another card of its pile (it can leave only for an empty
+    pile, and keeps the cards under it there)."""
 
 
 @dataclass(frozen=True)
@@ -85,23 +90,33 @@ class VisibleEffort:
     nodes: int = 20_000
     weights: Weights = field(default_factory=Weights)
     stop_at_reveal: bool = False
+    last_resort: bool = False
+    """When nothing improves the position and the stock cannot be dealt (the game would end),
+    go to a card turned up at any cost in the evaluation (:func:`last_resort`)."""
+    last_resort_nodes: int = 0
+    """Positions of the last resort's search (0: ``nodes``)."""
 
 
 HINT_NODES = 50_000
 """Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
 
 GAME_WEIGHTS: dict[str, Weights] = {
-    "astrocyte": Weights(down=10, column=6, suit=5, rank=1),
+    "astrocyte": Weights(down=10, column=6, suit=5, rank=1, cell=0, king_cell=30, king_high=10),
 }
-"""Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
+"""Weights tuned for a game (docs/solver.md: on deals 101-130, Astrocyte's cell and King terms
+on deals 1001-1200; never on the deals measured)."""
+
+
+LAST_RESORT_GAMES = frozenset({"astrocyte"})
+"""The games whose player takes the last resort (docs/solver.md)."""
 
 
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
     """The effort for a game: its tuned weights, ``nodes`` positions per search (None: the
     default)."""
-    effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()))
-    return effort if nodes is None else VisibleEffort(nodes, effort.weights,
-                                                      effort.stop_at_reveal)
+    effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()),
+                           last_resort=game_id in LAST_RESORT_GAMES)
+    return effort if nodes is None else replace(effort, nodes=nodes)
 
 
 def plays_visible(rules: GameRules) -> bool:
@@ -144,15 +159,45 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if line and best > root:
         return line
     if not pos.piles[0]:
-        return []
+        return last_resort(pos, effort, spent) if effort.last_resort else []
     best, root, line, seen = plan(pos, effort, True)
     if spent is not None:
         spent[0] += seen
     if not (line and best > root):
         line = []
     if not line and STOCK_RAW not in pos.raw_moves():
-        return []
+        return last_resort(pos, effort, spent) if effort.last_resort else []
     return line + [STOCK_RAW]
+
+
+LAST_RESORT_DOWN = 1_000
+"""What a face-down card weighs in the last resort's search (more than anything else)."""
+
+
+def last_resort(pos: Position, effort: VisibleEffort,
+                spent: list[int] | None = None) -> list[RawMove]:
+    """The line to the nearest card turned up that the search finds when the game would
+    otherwise end (nothing improves the position, no deal): the same search with a face-down
+    card weighing more than anything else, the line cut at its first card turned up; empty
+    when no card can be turned up. Whatever it costs in the evaluation, the game is lost
+    without it, and a card turned up is progress that cannot be undone (no loop)."""
+    weights = replace(effort.weights, down=effort.weights.down + LAST_RESORT_DOWN)
+    nodes = effort.last_resort_nodes or effort.nodes
+    best, root, line, seen = plan(pos, replace(effort, weights=weights, nodes=nodes), False)
+    if spent is not None:
+        spent[0] += seen
+    if not line or best <= root:
+        return []
+    done: list[RawMove] = []
+    for m in line:
+        pos.push_raw(m)
+        done.append(m)
+        if _turned(pos):
+            break
+    turned = _turned(pos)
+    for _ in done:
+        pos.pop()
+    return done if turned else []
 
 
 def visible_move(pos: Position, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:
