@@ -111,6 +111,19 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     return STATUS[code], [tuple(m) for m in line], states
 
 
+PHASES = ("root", "beam", "best-first", "level-2", "level-1", "relaxation",
+          "reserve-streamlined", "exact")
+"""The phases of the C core's ``solve``, as :func:`last_phase` names them."""
+
+
+def last_phase() -> str:
+    """The phase of this thread's last :func:`solve_raw` that ran last: the one that decided,
+    when the answer is ``won`` or ``lost`` (``root``: decided before any search; ``best-first``:
+    the draw-three best-first search, either of its two runs)."""
+    assert _core is not None
+    return PHASES[_core.last_phase()]
+
+
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
     assert _core is not None
     return bool(_core.is_stuck(spec_of(pos), piles_of(pos), pos.redeals_used, max_states))
