@@ -2400,10 +2400,11 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (streamlined < 0) streamlined = !best_line;
     /* Draw three, turned over without limit (Klondike draw 3, Athena): a best-first search
        looks for a win (kbest_search), on KBEST_SHARE of the budget, after the level-2
-       streamlined search, before level 1 (which keeps its deadline: on a won deal level 1
-       loses that time, on a lost deal, where level 1 runs out of positions early, the exact
-       search does); alone when the streamlined searches are off. A win or nothing. Not when
-       the best line is asked for. */
+       streamlined search, before level 1 (which keeps a deadline from the start, LEVEL1_SHARE:
+       on a won deal level 1 loses that time, on a lost deal, where level 1 runs out of
+       positions early, the exact search does); when level 1 runs to that deadline, again up to
+       half of the budget; alone when the streamlined searches are off. A win or nothing. Not
+       when the best line is asked for. */
     int do_kbest = ordering && best_first && !best_line && sp->waste >= 0 && sp->draw > 1 &&
                    sp->safe_foundation && sp->stock_turns;
     if (do_kbest && !(ordering && streamlined && sp->waste >= 0 && sp->draw > 1 &&

@@ -100,8 +100,9 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     ``streamlined``: run the draw-three streamlined searches (True) or not (False) whatever
     ``best_line`` says (None: only without ``best_line``).
     ``best_first``: in draw-three games turned over without limit (Klondike draw 3, Athena), a
-    best-first search looks for a win first, on up to a fifth of the budget, taken from the
-    streamlined searches' share, not with ``best_line`` (``_core.c``: it proves nothing)."""
+    best-first search looks for a win, on a tenth of the budget after the level-2 streamlined
+    search, and again up to half of the budget when level 1 runs to its deadline (40 %), not
+    with ``best_line`` (``_core.c``: it proves nothing)."""
     assert _core is not None
     code, line, states = _core.solve(
         spec_of(pos), piles_of(pos), pos.redeals_used,
