@@ -243,6 +243,62 @@ def test_the_best_first_search_never_answers_lost_on_its_own() -> None:
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
 
 
+@pytest.mark.parametrize("number", [15, 37])
+def test_the_second_best_first_search_wins_after_level_one_runs_to_its_deadline(
+        number: int) -> None:
+    """Klondike draw 3, deals 15 and 37, on 200,000 positions: the level-1 streamlined search
+    runs to its deadline (40 % of the budget) without a win, and the best-first search runs
+    again (other restarts) up to half of the budget: it wins, after level 1 (past 80,000
+    positions), and the line replays. With level 1 up to half of the budget and no second
+    best-first search (the schedule before) the same budget finds nothing."""
+    from reussite.solver import _core
+
+    pos = Position.deal(get_game("klondike-draw-3"), number)
+    status, line, states = core.solve_raw(pos, None, 200_000, False)
+    assert status == "won" and core.last_phase() == "best-first"
+    assert 80_000 < states <= 100_000
+    assert_raw_line_wins(pos, line)
+    _core.tune(5000, 2, -1.0, False, 0.5)
+    try:
+        pos = Position.deal(get_game("klondike-draw-3"), number)
+        assert core.solve_raw(pos, None, 200_000, False)[0] == "unknown"
+    finally:
+        _core.tune(5000, 2, -1.0, False, -1.0)
+
+
+def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
+    """Klondike draw 3, deal 1 is lost. On 8,000 positions every win finder runs to its
+    deadline (level 1 too, so the second best-first search runs); stopped after them (a switch
+    for measurements) the answer is unknown, the last phase the best-first search; the whole
+    solver on 8,000 positions is unknown too, and on 200,000 the exact search proves the loss."""
+    from reussite.solver import _core
+
+    pos = Position.deal(get_game("klondike-draw-3"), 1)
+    _core.tune(5000, 2, -1.0, True)
+    try:
+        status, line, _ = core.solve_raw(pos, None, 8_000, False)
+        assert status == "unknown" and line == [] and core.last_phase() == "best-first"
+    finally:
+        _core.tune(5000, 2, -1.0, False)
+    assert core.solve_raw(pos, None, 8_000, False)[0] == "unknown"
+    assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
+    assert core.last_phase() == "exact"
+
+
+def test_the_solver_names_the_phase_that_decided() -> None:
+    """``core.last_phase``: Klondike draw 3 deal 703 is won by the best-first search (the
+    streamlined searches and the exact search alone do not win it on 200,000 positions), deal
+    22 by a streamlined search, deal 1 lost by the exact search, a won position at the root."""
+    game = get_game("klondike-draw-3")
+    assert core.solve_raw(Position.deal(game, 703), None, 200_000, False)[0] == "won"
+    assert core.last_phase() == "best-first"
+    assert core.solve_raw(Position.deal(game, 22), None, 200_000, False, best_first=False)[0] \
+        == "won"
+    assert core.last_phase() in ("level-2", "level-1")
+    assert core.solve_raw(Position.deal(game, 1), None, 200_000, False)[0] == "lost"
+    assert core.last_phase() == "exact"
+
+
 def test_the_streamlined_search_is_not_used_when_the_best_line_is_asked_for() -> None:
     """The honest player's searches (best line asked for) stay the exact search alone."""
     pos = Position.deal(get_game("klondike-draw-3"), 22)

@@ -1831,7 +1831,37 @@ static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states,
    of several weightings (kbest_orders) and growing sizes, see kbest_search. */
 
 enum { KW_HOME, KW_DOWN, KW_DOWN2, KW_BLOCK, KW_STOCK, KW_REACH, KW_PLAY, KW_SPACE, KW_KING,
-       KW_DEPTH, KW_LEVEL, KW_TIES, KW_NOISE, KW_N };
+       KW_DEPTH, KW_LEVEL, KW_TIES, KW_NOISE, KW_GHOME, KW_GSTOCK, KW_WIDTH, KW_N };
+
+/* A guide for the best-first search (kbest_guide): a winning line of the same position drawing
+   one card at a time, as the order in which it sends the cards home and the order in which it
+   takes them from the stock and waste. KW_GHOME counts, per position, the longest prefix of
+   the first order whose cards are all home; KW_GSTOCK that of the second whose cards have all
+   left the stock and waste. */
+static __thread uint8_t guide_home[64], guide_stock[64];
+static __thread int guide_nh = 0, guide_ns = 0;
+
+static int guide_bonus(const Pos *p, const int *w) {
+    const Spec *sp = p->sp;
+    int e = 0;
+    if (w[KW_GHOME] && guide_nh) {
+        uint64_t home = 0;
+        for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+            for (int k = 0; k < p->len[f]; k++) home |= (uint64_t)1 << (p->c[f][k] & 63);
+        int k = 0;
+        while (k < guide_nh && (home >> guide_home[k] & 1)) k++;
+        e += w[KW_GHOME] * k;
+    }
+    if (w[KW_GSTOCK] && guide_ns && sp->waste >= 0) {
+        uint64_t in = 0;
+        for (int k = 0; k < p->len[0]; k++) in |= (uint64_t)1 << (p->c[0][k] & 63);
+        for (int k = 0; k < p->len[sp->waste]; k++) in |= (uint64_t)1 << (p->c[sp->waste][k] & 63);
+        int k = 0;
+        while (k < guide_ns && !(in >> guide_stock[k] & 1)) k++;
+        e += w[KW_GSTOCK] * k;
+    }
+    return e;
+}
 
 /* The evaluation: cards home, face-down cards (and their square per pile: a deep pile costs
    more), cards lying above a lower card of their own suit (it waits for them to move on the
@@ -1840,7 +1870,7 @@ enum { KW_HOME, KW_DOWN, KW_DOWN2, KW_BLOCK, KW_STOCK, KW_REACH, KW_PLAY, KW_SPA
    bottom of a pile. */
 static int evaluate_klondike(const Pos *p, const int *w) {
     const Spec *sp = p->sp;
-    int e = w[KW_HOME] * p->fcards;
+    int e = w[KW_HOME] * p->fcards + guide_bonus(p, w);
     int blocked = 0, spaces = 0;
     int tops[MAXP], nt = 0;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
@@ -1968,8 +1998,9 @@ static int knode_line(const KStage *st, int nd, int clicks, Move m, Line *out) {
 
 /* One best-first try: up to max_nodes new positions. 1 won (line in *won), 0 not, -1 error;
    *all set when it saw every position its children allow. */
-static int kbest_try(Pos *root, Ctx *cx, const int *w, uint64_t salt, long long max_nodes,
-                     const Budget *bud, long long *states, Line *won, int *all) {
+static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt,
+                     long long max_nodes, long long width, const Budget *bud, long long *states,
+                     Line *won, int *all) {
     KStage st;
     memset(&st, 0, sizeof st);
     st.ties = w[KW_TIES];
@@ -1979,12 +2010,18 @@ static int kbest_try(Pos *root, Ctx *cx, const int *w, uint64_t salt, long long 
     *all = 0;
     if (!p) return -1;
     p->sp = root->sp;
-    table_clear(&cx->table);
-    table_add(&cx->table, pos_key(root));
+    table_clear(tab);
+    table_add(tab, pos_key(root));
     int r0 = knode_add(&st, root, -1, 0, (Move){0, 0, 0}, 0, 0, 0);
     if (r0 < 0 || kheap_push(&st, r0)) { result = -1; goto end; }
-    while (st.hn && visited < max_nodes) {
+    /* KW_WIDTH: at most that many positions expanded at each depth (a beam in best-first
+       order: the search cannot sink into one line's endless variations) */
+    static __thread int at_depth[32768];
+    int beam_cut = 0;
+    if (width) memset(at_depth, 0, sizeof at_depth);
+    while (st.hn && (max_nodes < 0 || visited < max_nodes)) {
         int nd = kheap_pop(&st);
+        if (width && at_depth[st.v[nd].depth]++ >= width) { beam_cut = 1; continue; }
         snap_read(p, st.store + st.v[nd].snap);
         int depth = st.v[nd].depth + 1;
         Last last = {0, {0, 0, 0}, 0};
@@ -2006,7 +2043,7 @@ static int kbest_try(Pos *root, Ctx *cx, const int *w, uint64_t salt, long long 
                 goto end;
             }
             Key key = pos_key(p);
-            int added = table_add(&cx->table, key);
+            int added = table_add(tab, key);
             if (added > 0) {
                 visited++;
                 (*states)++;
@@ -2022,7 +2059,7 @@ static int kbest_try(Pos *root, Ctx *cx, const int *w, uint64_t salt, long long 
         }
         if (!(visited & 63) && spent(bud, *states)) goto end;
     }
-    if (!st.hn) *all = 1;
+    if (!st.hn && !beam_cut) *all = 1;
 end:
     free(st.v);
     free(st.store);
@@ -2047,33 +2084,67 @@ static const int kbest_orders[][KW_N] = {
 };
 #define KBEST_NORDERS ((int)(sizeof kbest_orders / sizeof kbest_orders[0]))
 
-/* Only for experiments: an explicit weighting (kbest_w[KW_N] set from Python when kbest_user). */
-static __thread int kbest_user = 0;
-static __thread int kbest_w[KW_N];
-
-/* Tries of growing size (KBEST_FIRST positions, doubled after each round of the orderings)
-   until a win or the budget's end; stops when a try saw all its children allow (a larger one
-   would see the same) in every ordering of a round. */
-#define KBEST_FIRST 5000
-static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
-    long long size = KBEST_FIRST;
+/* Tries of growing size (`first` positions, multiplied by `grow` after each round of the
+   weightings ws[0..nw-1]) until a win or the budget's end; stops when a try saw all its
+   children allow (a larger one would see the same) in every weighting of a round. The salts
+   run from `salt0`. */
+static int kbest_tries(Pos *root, Ctx *cx, const int (*ws)[KW_N], int nw, long long first,
+                       int grow, uint64_t salt0, const Budget *bud, long long *states,
+                       Line *won) {
+    long long size = first;
     int alls = 0;
+    /* a table of its own, sized for a try (room for its positions, half full): the solver's
+       table is sized for its whole budget (up to 2^24 slots), and clearing it for every try
+       costs fresh pages over all of it */
+    Table tab = {0};
     for (int t = 0; !spent(bud, *states); t++) {
-        int k = t % KBEST_NORDERS;
-        const int *w = kbest_user ? kbest_w : kbest_orders[k];
+        int k = t % nw;
         int all = 0;
-        int r = kbest_try(root, cx, w, 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1), size, bud,
-                          states, won, &all);
-        if (r) return r;
+        long long width = ws[k][KW_WIDTH] * (size / first);
+        size_t cap = (size_t)1 << 12;
+        while ((long long)cap < 4 * (size + 1024) && cap < cx->table.max_cap) cap *= 2;
+        if (cap != tab.cap) {
+            table_free(&tab);
+            if (table_init(&tab, cap, cx->table.max_cap)) return -1;
+        }
+        int r = kbest_try(root, cx, &tab, ws[k],
+                          0x9e3779b97f4a7c15ULL * (salt0 + (uint64_t)t + 1),
+                          width ? -1 : size, width, bud, states, won, &all);
+        if (r) { table_free(&tab); return r; }
         alls += all;
-        if (all && kbest_user) return 0;
-        if (kbest_user || k == KBEST_NORDERS - 1) {
-            if (alls == KBEST_NORDERS) return 0;
+        if (k == nw - 1) {
+            if (alls == nw) break;
             alls = 0;
-            size *= 2;
+            size *= grow;
         }
     }
+    table_free(&tab);
     return 0;
+}
+
+/* Only for experiments (py_best_first): explicit weightings and sizes. */
+#define KBEST_MAXUSER 16
+static __thread int kbest_user = 0;
+static __thread int kbest_w[KBEST_MAXUSER][KW_N];
+static __thread long long kbest_first = 0;
+static __thread int kbest_grow = 2;
+
+#define KBEST_FIRST 5000
+/* For measurements only (py_tune): the built-in tries' first size and growth, the best-first
+   phase's share, and a stop after the win finders of draw-three games (the answer then unknown
+   unless one of them won). */
+static __thread long long tune_first = KBEST_FIRST;
+static __thread int tune_grow = 2;
+static __thread double tune_share = -1.0;
+static __thread int tune_stop = 0;
+static __thread double tune_l1 = -1.0;
+static __thread uint64_t kbest_salt0 = 0;
+static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
+    if (kbest_user)
+        return kbest_tries(root, cx, (const int (*)[KW_N])kbest_w, kbest_user, kbest_first,
+                           kbest_grow, 0, bud, states, won);
+    return kbest_tries(root, cx, kbest_orders, KBEST_NORDERS, tune_first, tune_grow,
+                       kbest_salt0, bud, states, won);
 }
 
 /* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
@@ -2199,6 +2270,54 @@ oom:
     return ST_UNKNOWN;
 }
 
+/* The best-first search's guide (guide_bonus): the exact search of the same position drawing one
+   card at a time (the draw-one relaxation's probe, solve_pos), on `bud`; when it wins, its line
+   gives the orders. 1 when it won (guide set), 0 not (guide cleared), -1 memory error. *lost set
+   when the draw-one search saw everything (then the position is lost: see the relaxation). */
+static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, int *lost) {
+    const Spec *sp = p->sp;
+    Spec one = *sp;
+    one.draw = 1;
+    one.waste_safe = 1;
+    one.stock_turns = 0;
+    one.stock_cycle = sp->packs == 1;
+    int cut = 0;
+    Line line = {0};
+    guide_nh = guide_ns = 0;
+    *lost = 0;
+    p->sp = &one;
+    int r = search_round(p, cx, bud, states, -1, 0, &cut, &line);
+    int rc = 0;
+    if (cx->err) rc = -1;
+    else if (r == ST_LOST) *lost = 1;
+    else if (r == ST_WON) {
+        uint64_t home = 0, out = 0;
+        int depth0 = p->nmoves, q;
+        for (q = 0; q < line.n; q++) {
+            Move m = line.v[q];
+            if (m.s >= 0) {
+                int c = p->c[m.s][p->len[m.s] - m.n] & 63;
+                uint64_t bit = (uint64_t)1 << c;
+                if (one.kind[m.d] == K_FOUNDATION && !(home & bit) && guide_nh < 64) {
+                    home |= bit;
+                    guide_home[guide_nh++] = (uint8_t)c;
+                }
+                if (m.s == one.waste && !(out & bit) && guide_ns < 64) {
+                    out |= bit;
+                    guide_stock[guide_ns++] = (uint8_t)c;
+                }
+            }
+            if (push_move(p, m)) { rc = -1; break; }
+        }
+        while (p->nmoves > depth0) pop_move(p);
+        if (!rc) rc = 1;
+    }
+    p->sp = sp;
+    free(line.v);
+    if (rc != 1) guide_nh = guide_ns = 0;
+    return rc;
+}
+
 #define FIRST_DEAL_CAP 300
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
@@ -2214,6 +2333,9 @@ oom:
 /* The best-first win finder of draw-three games (kbest_search): this share of the budget,
    after the level-2 streamlined search (before level 1, which keeps its deadline). */
 #define KBEST_SHARE 0.1
+/* Level 1's deadline when the best-first search runs (of the budget, from the start): when level
+   1 runs to it, the best-first search again up to half of the budget. */
+#define LEVEL1_SHARE 0.4
 
 typedef struct {
     int status;
@@ -2221,13 +2343,21 @@ typedef struct {
     Line line;
 } Result;
 
+/* Which phase of solve_pos ran last (the one that decided, when the answer is won or lost):
+   for the tests and the measurements (core.last_phase). */
+enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT };
+static __thread int solve_phase = PH_ROOT;
+
+
 /* The best-first search of draw-three games: KBEST_SHARE of the budget from now (not up to a
    fixed share of it: on a lost deal the level-2 streamlined search before it runs out of
    positions early, and the exact search would lose the difference). */
 static int kbest_phase(Pos *p, Ctx *cx, double time_limit, long long max_states,
                        long long *total, Line *won) {
-    Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * KBEST_SHARE,
-                   max_states < 0 ? -1 : *total + (long long)((double)max_states * KBEST_SHARE)};
+    solve_phase = PH_KBEST;
+    double share = tune_share >= 0 ? tune_share : KBEST_SHARE;
+    Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * share,
+                   max_states < 0 ? -1 : *total + (long long)((double)max_states * share)};
     return kbest_search(p, cx, &part, total, won);
 }
 
@@ -2243,6 +2373,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
               (max_states < 0 || max_states >= BEAM_MIN_STATES);
     res->states = 0;
     res->line.n = 0;
+    solve_phase = PH_ROOT;
     if (is_won(p)) { res->status = ST_WON; return 0; }
     if (proven_lost(p) || (sp->order_bound && order_lost(p))) { res->status = ST_LOST; return 0; }
     cx.buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
@@ -2269,6 +2400,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            the exact search alone) */
         Budget half = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
                        max_states < 0 ? -1 : max_states / 2};
+        solve_phase = PH_BEAM;
         int r = beam_search(p, &cx, best_line ? &first : sp->reserve_only ? &half : &whole,
                             &total, &won);
         if (r < 0) cx.err = 1;
@@ -2279,10 +2411,11 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (streamlined < 0) streamlined = !best_line;
     /* Draw three, turned over without limit (Klondike draw 3, Athena): a best-first search
        looks for a win (kbest_search), on KBEST_SHARE of the budget, after the level-2
-       streamlined search, before level 1 (which keeps its deadline: on a won deal level 1
-       loses that time, on a lost deal, where level 1 runs out of positions early, the exact
-       search does); alone when the streamlined searches are off. A win or nothing. Not when
-       the best line is asked for. */
+       streamlined search, before level 1 (which keeps a deadline from the start, LEVEL1_SHARE:
+       on a won deal level 1 loses that time, on a lost deal, where level 1 runs out of
+       positions early, the exact search does); when level 1 runs to that deadline, again up to
+       half of the budget; alone when the streamlined searches are off. A win or nothing. Not
+       when the best line is asked for. */
     int do_kbest = ordering && best_first && !best_line && sp->waste >= 0 && sp->draw > 1 &&
                    sp->safe_foundation && sp->stock_turns;
     if (do_kbest && !(ordering && streamlined && sp->waste >= 0 && sp->draw > 1 &&
@@ -2302,8 +2435,10 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            win (a line the engine replays) or nothing; the exact search then runs on what is
            left. By default (streamlined < 0) not when the best line is asked for; the honest
            player asks for them explicitly (streamlined 1). */
+        int kbest_ran = do_kbest;
+        double l1_share = tune_l1 >= 0 ? tune_l1 : kbest_ran ? LEVEL1_SHARE : 0.5;
         for (int level = 2; level >= 1; level--) {
-            double share = level == 2 ? 0.25 : 0.5;
+            double share = level == 2 ? 0.25 : l1_share;
             if (level == 1 && do_kbest) {
                 int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
                 do_kbest = 0;
@@ -2313,13 +2448,27 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
                            max_states < 0 ? -1 : (long long)((double)max_states * share)};
             int cut = 0;
+            solve_phase = level == 2 ? PH_LEVEL2 : PH_LEVEL1;
             streamline = level;
             int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
             streamline = 0;
             if (cx.err) goto done;
             if (r == ST_WON) { status = ST_WON; goto done; }
+            if (level == 1 && r == ST_UNKNOWN && kbest_ran && l1_share < 0.5) {
+                /* level 1 ran to its deadline: the best-first search again (other restarts)
+                   up to half of the budget, where level 1 would have gone on */
+                Budget rest = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
+                               max_states < 0 ? -1 : (long long)((double)max_states * 0.5)};
+                solve_phase = PH_KBEST;
+                kbest_salt0 = 1000;
+                int rk = kbest_search(p, &cx, &rest, &total, &won);
+                kbest_salt0 = 0;
+                if (rk < 0) { cx.err = 1; goto done; }
+                if (rk > 0) { status = ST_WON; goto done; }
+            }
         }
     }
+    if (tune_stop && sp->stock_turns && sp->waste >= 0) goto done;
     if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty) {
         /* Draw three, turned over without limit (Klondike draw 3, Athena): the same position
            played drawing one card at a time is a relaxation (every card of the stock and waste
@@ -2336,6 +2485,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         one.stock_cycle = sp->packs == 1;
         int cut = 0;
         Line ignored = {0};
+        solve_phase = PH_RELAX;
         p->sp = &one;
         /* first a short probe without the covering rule, which finds a draw-one win sooner
            (the rule's search tries fewer stock cards early): when draw one wins, the relaxation
@@ -2373,6 +2523,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
                        max_states < 0 ? -1 : (long long)((double)max_states * share)};
         int cut = 0;
+        solve_phase = PH_RESERVE;
         streamline = 1;
         int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
         streamline = 0;
@@ -2382,6 +2533,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
     int nrounds = sp->deals_to_piles ? 2 : 1;
+    solve_phase = PH_EXACT;
     for (int r = 0; r < nrounds && !cx.err; r++) {
         const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
         long long cap = (nrounds == 2 && r == 1) ? FIRST_DEAL_CAP : -1;
@@ -3063,21 +3215,31 @@ out:
 static PyObject *py_best_first(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals, *weights;
     double time_limit;
-    long long max_states;
-    int cpu;
-    if (!PyArg_ParseTuple(args, "OOOOdLp", &spec, &piles, &redeals, &weights, &time_limit,
-                          &max_states, &cpu))
+    long long max_states, first = 5000, guide = 0;
+    int cpu, grow = 2;
+    if (!PyArg_ParseTuple(args, "OOOOdLp|LiL", &spec, &piles, &redeals, &weights, &time_limit,
+                          &max_states, &cpu, &first, &grow, &guide))
         return NULL;
-    if (!PyTuple_Check(weights) || (PyTuple_GET_SIZE(weights) != KW_N &&
-                                    PyTuple_GET_SIZE(weights) != 0)) {
-        PyErr_SetString(PyExc_ValueError, "weights: () or a tuple of KW_N ints");
+    /* weights: () for the built-in orderings, a tuple of KW_N ints, or a tuple of such tuples */
+    if (!PyTuple_Check(weights)) {
+        PyErr_SetString(PyExc_TypeError, "weights: a tuple");
         return NULL;
     }
-    int user = PyTuple_GET_SIZE(weights) == KW_N, w[KW_N];
-    for (int i = 0; user && i < KW_N; i++) {
-        long v = PyLong_AsLong(PyTuple_GET_ITEM(weights, i));
-        if (v == -1 && PyErr_Occurred()) return NULL;
-        w[i] = (int)v;
+    int nw = 0, w[KBEST_MAXUSER][KW_N];
+    Py_ssize_t nt = PyTuple_GET_SIZE(weights);
+    int nested = nt > 0 && PyTuple_Check(PyTuple_GET_ITEM(weights, 0));
+    for (Py_ssize_t q = 0; q < (nested ? nt : nt ? 1 : 0); q++) {
+        PyObject *one = nested ? PyTuple_GET_ITEM(weights, q) : weights;
+        if (!PyTuple_Check(one) || PyTuple_GET_SIZE(one) != KW_N || nw >= KBEST_MAXUSER) {
+            PyErr_SetString(PyExc_ValueError, "weights: tuples of KW_N ints");
+            return NULL;
+        }
+        for (int i = 0; i < KW_N; i++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(one, i));
+            if (v == -1 && PyErr_Occurred()) return NULL;
+            w[nw][i] = (int)v;
+        }
+        nw++;
     }
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
@@ -3093,10 +3255,18 @@ static PyObject *py_best_first(PyObject *self, PyObject *args) {
     if (!cx.buf || table_init(&cx.table, (size_t)1 << 22, (size_t)1 << 28)) err = 1;
     else {
         Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
-        kbest_user = user;
-        if (user) memcpy(kbest_w, w, sizeof w);
-        r = kbest_search(p, &cx, &b, &states, &won);
+        int lost = 0;
+        if (guide > 0) {
+            Budget gb = {b.deadline, guide};
+            if (kbest_guide(p, &cx, &gb, &states, &lost) < 0) err = 1;
+        }
+        kbest_user = nw;
+        if (nw) memcpy(kbest_w, w, sizeof w);
+        kbest_first = first;
+        kbest_grow = grow;
+        r = err || lost ? 0 : kbest_search(p, &cx, &b, &states, &won);
         kbest_user = 0;
+        guide_nh = guide_ns = 0;
         if (r < 0) err = 1;
     }
     free(cx.buf);
@@ -3162,9 +3332,33 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iL)", r, states);
 }
 
+static PyObject *py_tune(PyObject *self, PyObject *args) {
+    (void)self;
+    long long first;
+    int grow, stop;
+    double share, l1 = -1.0;
+    if (!PyArg_ParseTuple(args, "Lidp|d", &first, &grow, &share, &stop, &l1)) return NULL;
+    tune_l1 = l1;
+    tune_first = first;
+    tune_grow = grow;
+    tune_share = share;
+    tune_stop = stop;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_last_phase(PyObject *self, PyObject *args) {
+    (void)self; (void)args;
+    return PyLong_FromLong(solve_phase);
+}
+
 static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
      " and the order bound at every position if asked for: (status, positions)."},
+    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth, share,"
+     " stop after the win finders) of the draw-three best-first search."},
+    {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
+     " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
+     " streamlined, 7 exact."},
     {"best_first", py_best_first, METH_VARARGS, "The Klondike best-first win finder alone."},
     {"visible_plan", py_visible_plan, METH_VARARGS, "The honest planning search on a masked"
      " position: (best, root, line, positions)."},

@@ -100,8 +100,9 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     ``streamlined``: run the draw-three streamlined searches (True) or not (False) whatever
     ``best_line`` says (None: only without ``best_line``).
     ``best_first``: in draw-three games turned over without limit (Klondike draw 3, Athena), a
-    best-first search looks for a win first, on up to a fifth of the budget, taken from the
-    streamlined searches' share, not with ``best_line`` (``_core.c``: it proves nothing)."""
+    best-first search looks for a win, on a tenth of the budget after the level-2 streamlined
+    search, and again up to half of the budget when level 1 runs to its deadline (40 %), not
+    with ``best_line`` (``_core.c``: it proves nothing)."""
     assert _core is not None
     code, line, states = _core.solve(
         spec_of(pos), piles_of(pos), pos.redeals_used,
@@ -122,6 +123,19 @@ def exhaust_raw(pos: Position, max_states: int, cover: bool = False,
     code, states = _core.exhaust(spec_of(pos), piles_of(pos), pos.redeals_used, -1.0,
                                  max_states, cover, bound, False)
     return STATUS[code], states
+
+
+PHASES = ("root", "beam", "best-first", "level-2", "level-1", "relaxation",
+          "reserve-streamlined", "exact")
+"""The phases of the C core's ``solve``, as :func:`last_phase` names them."""
+
+
+def last_phase() -> str:
+    """The phase of this thread's last :func:`solve_raw` that ran last: the one that decided,
+    when the answer is ``won`` or ``lost`` (``root``: decided before any search; ``best-first``:
+    the draw-three best-first search, either of its two runs)."""
+    assert _core is not None
+    return PHASES[_core.last_phase()]
 
 
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
