@@ -1175,6 +1175,7 @@ static __thread int streamline = 0;
 /* The reserve games' streamlined search: 0, the engine's order of plays; otherwise the salt of
    a random order (restarts, see reserve_restarts). */
 static __thread uint64_t stream_salt = 0;
+static __thread int stream_nobound = 0;  /* experiments: the win search without the rank bound */
 /* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
    tableau must be covered at once: the only children after it put a card on it (exact in a
    draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
@@ -2150,7 +2151,7 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             status = ST_UNKNOWN;
             break;
         }
-        if (p->sp->reserve_only && proven_lost(p)) {  /* no order of play wins from here */
+        if (p->sp->reserve_only && !stream_nobound && proven_lost(p)) {  /* no order of play wins from here */
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
         }
@@ -2207,6 +2208,8 @@ oom:
 }
 
 #define FIRST_DEAL_CAP 300
+/* The reserve games' streamlined search: positions per restart (solve_pos). */
+#define RESTART_SIZE 20000
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
@@ -2364,14 +2367,32 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            looks for a win with up to half of the budget; not exact, so it answers a win (a
            line the engine replays) or nothing, and the exact search runs on what is left. */
         double share = cx.beam ? 0.75 : 0.5;
-        Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                       max_states < 0 ? -1 : (long long)((double)max_states * share)};
-        int cut = 0;
-        streamline = 1;
-        int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
-        streamline = 0;
-        if (cx.err) goto done;
-        if (r == ST_WON) { status = ST_WON; goto done; }
+        Budget end = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                      max_states < 0 ? -1 : (long long)((double)max_states * share)};
+        /* restarts: try 0 in the engine's order, then orders drawn from the salt t, each on
+           RESTART_SIZE positions; a try that saw the whole streamlined space ends them (any
+           order would see the same space) */
+        Table big = cx.table;  /* a small table of its own: clearing the search's large
+                                  one before every try (fresh pages) cost more than the try */
+        if (table_init(&cx.table, (size_t)1 << 16, max_table)) { cx.table = big; cx.err = 1; goto done; }
+        for (uint64_t t = 0;; t++) {
+            long long cap = total + RESTART_SIZE;
+            Budget part = {end.deadline,
+                           end.max_states < 0 || cap < end.max_states ? cap : end.max_states};
+            int cut = 0;
+            streamline = 1;
+            stream_salt = t;
+            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+            streamline = 0;
+            stream_salt = 0;
+            if (cx.err || r == ST_WON || r == ST_LOST || spent(&end, total)) {
+                table_free(&cx.table);
+                cx.table = big;
+                if (cx.err) goto done;
+                if (r == ST_WON) { status = ST_WON; goto done; }
+                break;
+            }
+        }
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
@@ -2749,11 +2770,13 @@ static int restarts_pos(Pos *p, double time_limit, long long size, int tries, in
     for (int t = 0; t < tries; t++) {
         Budget part = {time_limit < 0 ? -1.0 : start + time_limit, total + (long long)sz};
         int cut = 0;
-        streamline = level;
+        streamline = level == 3 ? 1 : level;
+        stream_nobound = level == 3;
         stream_salt = first_salt + (uint64_t)t;
         int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
         streamline = 0;
         stream_salt = 0;
+        stream_nobound = 0;
         if (cx.err) break;
         if (r == ST_WON) { res->status = ST_WON; *which = t; break; }
         if (time_limit >= 0 && now() >= start + time_limit) break;
