@@ -2210,6 +2210,9 @@ oom:
 #define FIRST_DEAL_CAP 300
 /* The reserve games' streamlined search: positions per restart (solve_pos). */
 #define RESTART_SIZE 20000
+/* Leap Year, Auld Lang Syne: after the beam's half of the budget, the streamlined restarts up
+   to this share (the exact search gets the rest). */
+#define RESERVE_STREAM_END 0.95
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
@@ -2271,9 +2274,9 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (cx.beam) {
         /* the whole budget (it stops early when a try saw all it could), but a third when
            the caller wants the exact search's best line (the honest player's samples); in
-           Leap Year and Auld Lang Syne half, then the streamlined search up to three
-           quarters (not when the best line is asked for: the honest player's samples keep
-           the exact search alone) */
+           Leap Year and Auld Lang Syne half, then the streamlined restarts up to
+           RESERVE_STREAM_END (not when the best line is asked for: the honest player's
+           samples keep the exact search alone) */
         Budget half = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
                        max_states < 0 ? -1 : max_states / 2};
         int r = beam_search(p, &cx, best_line ? &first : sp->reserve_only ? &half : &whole,
@@ -2364,9 +2367,10 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     }
     if (ordering && !best_line && sp->reserve_only && sp->redeal != R_GATHER) {
         /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
-           looks for a win with up to half of the budget; not exact, so it answers a win (a
-           line the engine replays) or nothing, and the exact search runs on what is left. */
-        double share = cx.beam ? 0.75 : 0.5;
+           looks for a win after the beam, up to RESERVE_STREAM_END of the budget (half
+           without the beam); not exact, so it answers a win (a line the engine replays) or
+           nothing, and the exact search runs on what is left. */
+        double share = cx.beam ? RESERVE_STREAM_END : 0.5;
         Budget end = {time_limit < 0 ? -1.0 : start + time_limit * share,
                       max_states < 0 ? -1 : (long long)((double)max_states * share)};
         /* restarts: try 0 in the engine's order, then orders drawn from the salt t, each on
