@@ -367,3 +367,18 @@ def test_the_reserve_streamlined_search_finds_a_leap_year_win_that_replays() -> 
     assert status == "won"
     assert_raw_line_wins(pos, line)
 
+
+
+def test_the_reserve_restarts_find_a_leap_year_win_that_one_order_misses() -> None:
+    """Leap Year deal 12: the streamlined search in the engine's order finds no win on
+    160,000 positions; restarts in orders drawn from salts 1, 2, ... (20,000 positions each)
+    win it at the eighth (salt 8, about 148,000 positions in all). The engine replays the
+    line, and the same salts give the same try."""
+    pos = Position.deal(get_game("leap-year"), 12)
+    status, _, states, which = core.reserve_restarts(pos, None, 160_000, 1, salt=0)
+    assert (status, which) == ("unknown", -1) and states >= 160_000
+    status, line, _, which = core.reserve_restarts(pos, None, 20_000, 8)
+    assert (status, which) == ("won", 7)
+    assert_raw_line_wins(pos.copy(), line)
+    assert core.reserve_restarts(pos, None, 20_000, 7)[0] == "unknown"
+

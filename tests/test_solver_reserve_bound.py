@@ -236,3 +236,23 @@ def test_the_reserve_streamlined_search_never_answers_lost_on_its_own() -> None:
         assert m in pos.raw_moves()
         pos.push_raw(m)
     assert pos.is_won()
+
+
+def test_the_reserve_restarts_never_answer_lost_on_their_own() -> None:
+    """Auld Lang Syne, the position above (won only by dealing while a card could go home):
+    every restart of the streamlined search, whatever its order, sees the whole streamlined
+    space without a win, and the answer is ``unknown``, not ``lost``; ``solve`` stops its
+    restarts there (any order sees the same space) and the exact search wins it."""
+    pos = reserve_position("auld-lang-syne",
+                           [["QH", "JC"], ["9C", "KD", "9H"], ["JD", "TC", "TD", "TH"],
+                            ["9S", "KS", "JS"]],
+                           ["QC", "KC", "9D", "QS", "JH", "QD", "TS", "KH"])
+    status, line, states, which = core.reserve_restarts(pos, None, 20_000, 50)
+    assert (status, line, which) == ("unknown", [], -1)
+    assert states < 50 * 200  # a few dozen positions a try: the whole space, every time
+    status, line, _ = core.solve_raw(pos, None, 20_000, False)
+    assert status == "won"
+    for m in line:
+        assert m in pos.raw_moves()
+        pos.push_raw(m)
+    assert pos.is_won()

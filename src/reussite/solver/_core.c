@@ -1172,6 +1172,10 @@ static void sort_kids(Child *v, int n) {
 /* The win finder of draw-three waste games (C only, see solve_pos): while set, children()
    streamlines the search. It proves nothing. */
 static __thread int streamline = 0;
+/* The reserve games' streamlined search: 0, the engine's order of plays; otherwise the salt of
+   a random order (restarts, see reserve_restarts). */
+static __thread uint64_t stream_salt = 0;
+static __thread int stream_nobound = 0;  /* experiments: the win search without the rank bound */
 /* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
    tableau must be covered at once: the only children after it put a card on it (exact in a
    draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
@@ -1227,10 +1231,22 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         /* the reserve games' streamliner: no deal while a card can go home */
         int k = start, plays = 0;
         for (int q = start; q < out->n; q++) plays += out->v[q].m.s >= 0;
-        if (plays)
+        if (plays && streamline == 1)
             for (int q = start; q < out->n; q++)
                 if (out->v[q].m.s >= 0) out->v[k++] = out->v[q];
-        if (plays) out->n = k;
+        if (plays && streamline == 1) out->n = k;
+        if (stream_salt && out->n - start > 1) {
+            /* a restart of the portfolio: the plays in an order drawn from the salt and the
+               position (the same position, the same order within one try) */
+            Key pk = pos_key(p);
+            for (int q = start; q < out->n; q++) {
+                const Child *c = &out->v[q];
+                uint64_t h = mix1(pk.a ^ (stream_salt * 0x9E3779B97F4A7C15ULL) ^
+                                  ((uint64_t)(c->m.s + 1) << 8) ^ (uint64_t)(c->m.d + 1));
+                out->v[q].score = (int)(h >> 33);
+            }
+            sort_kids(out->v + start, out->n - start);
+        }
         return 0;
     }
     if (streamline) {
@@ -2214,7 +2230,7 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
         }
-        if (p->sp->reserve_only && proven_lost(p)) {  /* no order of play wins from here */
+        if (p->sp->reserve_only && !stream_nobound && proven_lost(p)) {  /* no order of play wins from here */
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
         }
@@ -2319,6 +2335,11 @@ static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, in
 }
 
 #define FIRST_DEAL_CAP 300
+/* The reserve games' streamlined search: positions per restart (solve_pos). */
+#define RESTART_SIZE 20000
+/* Leap Year, Auld Lang Syne: after the beam's half of the budget, the streamlined restarts up
+   to this share (the exact search gets the rest). */
+#define RESERVE_STREAM_END 0.95
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
@@ -2395,9 +2416,9 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     if (cx.beam) {
         /* the whole budget (it stops early when a try saw all it could), but a third when
            the caller wants the exact search's best line (the honest player's samples); in
-           Leap Year and Auld Lang Syne half, then the streamlined search up to three
-           quarters (not when the best line is asked for: the honest player's samples keep
-           the exact search alone) */
+           Leap Year and Auld Lang Syne half, then the streamlined restarts up to
+           RESERVE_STREAM_END (not when the best line is asked for: the honest player's
+           samples keep the exact search alone) */
         Budget half = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
                        max_states < 0 ? -1 : max_states / 2};
         solve_phase = PH_BEAM;
@@ -2517,18 +2538,37 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     }
     if (ordering && !best_line && sp->reserve_only && sp->redeal != R_GATHER) {
         /* Leap Year, Auld Lang Syne: a streamlined search (no deal while a card can go home)
-           looks for a win with up to half of the budget; not exact, so it answers a win (a
-           line the engine replays) or nothing, and the exact search runs on what is left. */
-        double share = cx.beam ? 0.75 : 0.5;
-        Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                       max_states < 0 ? -1 : (long long)((double)max_states * share)};
-        int cut = 0;
+           looks for a win after the beam, up to RESERVE_STREAM_END of the budget (half
+           without the beam); not exact, so it answers a win (a line the engine replays) or
+           nothing, and the exact search runs on what is left. */
+        double share = cx.beam ? RESERVE_STREAM_END : 0.5;
+        Budget end = {time_limit < 0 ? -1.0 : start + time_limit * share,
+                      max_states < 0 ? -1 : (long long)((double)max_states * share)};
+        /* restarts: try 0 in the engine's order, then orders drawn from the salt t, each on
+           RESTART_SIZE positions; a try that saw the whole streamlined space ends them (any
+           order would see the same space) */
+        Table big = cx.table;  /* a small table of its own: clearing the search's large
+                                  one before every try (fresh pages) cost more than the try */
+        if (table_init(&cx.table, (size_t)1 << 16, max_table)) { cx.table = big; cx.err = 1; goto done; }
         solve_phase = PH_RESERVE;
-        streamline = 1;
-        int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
-        streamline = 0;
-        if (cx.err) goto done;
-        if (r == ST_WON) { status = ST_WON; goto done; }
+        for (uint64_t t = 0;; t++) {
+            long long cap = total + RESTART_SIZE;
+            Budget part = {end.deadline,
+                           end.max_states < 0 || cap < end.max_states ? cap : end.max_states};
+            int cut = 0;
+            streamline = 1;
+            stream_salt = t;
+            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+            streamline = 0;
+            stream_salt = 0;
+            if (cx.err || r == ST_WON || r == ST_LOST || spent(&end, total)) {
+                table_free(&cx.table);
+                cx.table = big;
+                if (cx.err) goto done;
+                if (r == ST_WON) { status = ST_WON; goto done; }
+                break;
+            }
+        }
         first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
@@ -2885,6 +2925,76 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     free(res.line.v);
     if (!line) return NULL;
     return Py_BuildValue("(iNL)", res.status, line, res.states);
+}
+
+/* Experiments: streamlined restarts alone. Try t (0, 1, ...) runs the reserve streamlined
+   search with the salt first_salt + t (0: the engine's order) on `size` positions (times
+   `growth` every `every` tries), until a win, the time limit or `tries` tries. */
+static int restarts_pos(Pos *p, double time_limit, long long size, int tries, int every,
+                        double growth, uint64_t first_salt, int level, Result *res, int *which) {
+    double start = now();
+    Ctx cx;
+    memset(&cx, 0, sizeof cx);
+    res->states = 0;
+    res->line.n = 0;
+    res->status = ST_UNKNOWN;
+    *which = -1;
+    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(p->sp));
+    if (!cx.buf || table_init(&cx.table, (size_t)1 << 20, (size_t)1 << 28)) { free(cx.buf); return -1; }
+    long long total = 0;
+    Line won = {0};
+    double sz = (double)size;
+    for (int t = 0; t < tries; t++) {
+        Budget part = {time_limit < 0 ? -1.0 : start + time_limit, total + (long long)sz};
+        int cut = 0;
+        streamline = level == 3 ? 1 : level;
+        stream_nobound = level == 3;
+        stream_salt = first_salt + (uint64_t)t;
+        int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
+        streamline = 0;
+        stream_salt = 0;
+        stream_nobound = 0;
+        if (cx.err) break;
+        if (r == ST_WON) { res->status = ST_WON; *which = t; break; }
+        if (time_limit >= 0 && now() >= start + time_limit) break;
+        if (every > 0 && (t + 1) % every == 0) sz *= growth;
+    }
+    res->states = total;
+    if (res->status == ST_WON) { res->line = won; won.v = NULL; }
+    free(won.v);
+    free(cx.buf);
+    free(cx.kids.v);
+    free(cx.frames.f);
+    free(cx.best.v);
+    table_free(&cx.table);
+    return cx.err ? -1 : 0;
+}
+
+static PyObject *py_restarts(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    double time_limit, growth;
+    long long size;
+    int tries, every, cpu, level = 1;
+    unsigned long long salt;
+    if (!PyArg_ParseTuple(args, "OOOdLiidKp|i", &spec, &piles, &redeals, &time_limit, &size,
+                          &tries, &every, &growth, &salt, &cpu, &level))
+        return NULL;
+    Spec sp;
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
+    if (!p) return NULL;
+    Result res;
+    memset(&res, 0, sizeof res);
+    int rc, which = -1;
+    Py_BEGIN_ALLOW_THREADS
+    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    rc = restarts_pos(p, time_limit, size, tries, every, growth, (uint64_t)salt, level, &res, &which);
+    Py_END_ALLOW_THREADS
+    free_pos(p);
+    if (rc) { free(res.line.v); return PyErr_NoMemory(); }
+    PyObject *line = moves_list(res.line.v, res.line.n);
+    free(res.line.v);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNLi)", res.status, line, res.states, which);
 }
 
 static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
@@ -3368,6 +3478,8 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
      " after taking them back, the key."},
     {"children", py_children, METH_VARARGS, "The search's children of a position, with scores."},
+    {"restarts", py_restarts, METH_VARARGS, "Experiments: the reserve streamlined search's"
+     " restarts alone: (status, line, states, try)."},
     {"solve", py_solve, METH_VARARGS, "Full-information search: (status, line, states)."},
     {"is_stuck", py_is_stuck, METH_VARARGS, "The clear-end test."},
     {NULL, NULL, 0, NULL},

@@ -138,6 +138,21 @@ def last_phase() -> str:
     return PHASES[_core.last_phase()]
 
 
+def reserve_restarts(pos: Position, time_limit: float | None, size: int, tries: int,
+                     salt: int = 1, cpu: bool = False) -> tuple[Status, list[RawMove], int, int]:
+    """The reserve games' streamlined search (no deal while a card can go home) run alone as
+    restarts: try ``t`` plays the cards in the order drawn from the salt ``salt + t`` (0: the
+    engine's order) on ``size`` positions, until a win, ``tries`` tries or the time limit.
+    ``(status, raw line, positions counted, the winning try or -1)``; the status is ``won``
+    (a line the engine replays) or ``unknown``, never ``lost`` (``_core.c``: it proves
+    nothing). For experiments and tests; ``solve`` runs the same restarts after the beam."""
+    assert _core is not None
+    code, line, states, which = _core.restarts(
+        spec_of(pos), piles_of(pos), pos.redeals_used,
+        -1.0 if time_limit is None else max(0.0, time_limit), size, tries, 0, 1.0, salt, cpu)
+    return STATUS[code], [tuple(m) for m in line], states, which
+
+
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
     assert _core is not None
     return bool(_core.is_stuck(spec_of(pos), piles_of(pos), pos.redeals_used, max_states))
