@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import astuple, dataclass, field
+from dataclasses import astuple, dataclass, field, replace
 
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, Redeal
@@ -74,6 +74,15 @@ class Weights:
     run: int = 2
     """In-suit runs: a run of L links counts this much times L(L-1)/2 more (long runs,
     towards a completed suit, weigh more than their links)."""
+    clean: int = 0
+    """Each pile with nothing face down that is one in-suit run (nearly an empty pile)."""
+    king: int = 0
+    """Each pile with nothing face down whose base card is a King."""
+    empty1: int = 0
+    """Once when there is an empty pile (the first one is worth more)."""
+    mobile: int = 0
+    """Each pile with a face-down card whose top piece could move now (onto a top of the
+    next rank or to an empty pile); twice when that move would turn a card up."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,9 @@ class VisibleEffort:
     nodes: int = 20_000
     weights: Weights = field(default_factory=Weights)
     stop_at_reveal: bool = False
+    deep: int = 0
+    """Before dealing (or giving up), search again with this many positions when the first
+    search found nothing better (0: never)."""
 
 
 HINT_NODES = 50_000
@@ -96,12 +108,19 @@ GAME_WEIGHTS: dict[str, Weights] = {
 """Weights tuned for a game (docs/solver.md: on deals 101-130, never on the deals measured)."""
 
 
+GAME_DEEP: dict[str, int] = {
+    "spider": 200_000,
+}
+"""Positions of the second, deeper search before a deal (``VisibleEffort.deep``) for a game
+(docs/solver.md: measured on deals 1001-1200, never on the deals reported)."""
+
+
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
-    """The effort for a game: its tuned weights, ``nodes`` positions per search (None: the
-    default)."""
-    effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()))
-    return effort if nodes is None else VisibleEffort(nodes, effort.weights,
-                                                      effort.stop_at_reveal)
+    """The effort for a game: its tuned weights and deeper search before a deal, ``nodes``
+    positions per search (None: the default)."""
+    effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()),
+                           deep=GAME_DEEP.get(game_id, 0))
+    return effort if nodes is None else replace(effort, nodes=nodes)
 
 
 def plays_visible(rules: GameRules) -> bool:
@@ -143,9 +162,16 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
         spent[0] += seen
     if line and best > root:
         return line
+    if effort.deep > effort.nodes and seen >= effort.nodes:
+        best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
+        if spent is not None:
+            spent[0] += seen
+        if line and best > root:
+            return line
     if not pos.piles[0]:
         return []
-    best, root, line, seen = plan(pos, effort, True)
+    best, root, line, seen = plan(pos, replace(effort, nodes=max(effort.nodes, effort.deep)),
+                                  True)
     if spent is not None:
         spent[0] += seen
     if not (line and best > root):
