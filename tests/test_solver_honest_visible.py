@@ -149,3 +149,42 @@ def _turned_at(pos: Position, back: int) -> bool:
 
     raw, ops = pos.history[-1 - back]
     return raw == STOCK_RAW or any(op[0] == FLIP for op in ops)
+
+
+@pytest.mark.parametrize(("number", "moves"), [(1, 9), (3, 11), (6, 8), (8, 30)])
+def test_the_deeper_search_before_a_deal_never_reads_a_hidden_card(number: int,
+                                                                    moves: int) -> None:
+    """Spider 4 suits' effort (``visible_effort``: its weights, a deeper search before a
+    deal): two positions that look the same to the player give the same line and move, also
+    where the first search finds nothing better and the deeper one runs."""
+    effort = replace(visible_effort("spider", 2_000), deep=20_000)
+    assert effort.deep > effort.nodes and effort.weights == visible_effort("spider").weights
+    pos = played("spider", number, moves)
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert twin.player_view() == pos.player_view() and twin.piles != pos.piles
+        assert decide(twin, effort) == decide(pos, effort)
+        assert visible_move(twin, effort) == visible_move(pos, effort)
+
+
+def test_the_deeper_search_runs_only_when_the_first_finds_nothing() -> None:
+    """``deep``: where the first search finds a better position, its line is played as without
+    ``deep``; where it finds none (the line would deal) after using its whole budget, the
+    position is searched again with more positions before the player deals."""
+    pos = Position.deal(get_game("spider"), 3)
+    plain_effort = replace(visible_effort("spider", 2_000), deep=0)
+    deep_effort = replace(plain_effort, deep=20_000)
+    deeper = 0
+    for _ in range(60):
+        plain, spent = [0], [0]
+        line = decide(pos, plain_effort, plain)
+        other = decide(pos, deep_effort, spent)
+        if not line:
+            break
+        if line[-1] != STOCK_RAW:
+            assert other == line and spent == plain
+        elif plain[0] >= 2 * 2_000:  # both searches used their budget: the deeper one ran
+            assert spent[0] > plain[0]
+            deeper += 1
+        pos.push_raw(line[0])
+    assert deeper

@@ -74,8 +74,11 @@ def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int 
     if time_limit is not None and time_limit <= 0:
         return quick_move(pos)
     if visible_hints(pos):
+        from dataclasses import replace
+
         from reussite.solver.honest_visible import HINT_NODES, visible_effort, visible_move
 
-        return visible_move(pos, visible_effort(pos.rules.id, HINT_NODES))
+        # no deeper search before a deal: it would take hints past 0.3 s (docs/solver.md)
+        return visible_move(pos, replace(visible_effort(pos.rules.id, HINT_NODES), deep=0))
     return honest_move(pos, Effort(samples=samples, states_per_sample=states_per_sample,
                                    time_limit=time_limit, per_move=True), seed=seed)

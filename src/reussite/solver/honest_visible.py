@@ -20,7 +20,8 @@ of the game instead of guessing the hidden cards:
   first going to the best position to deal from (the same evaluation, an empty pile forbidding
   the deal worst of all: in Spider and Astrocyte every pile must be filled first). The deal is
   the one chance move; nothing is dealt while a better position, a card turned up among
-  others, is in reach.
+  others, is in reach. With ``VisibleEffort.deep`` (Spider 4 suits: :data:`GAME_DEEP`), a
+  first search that finds nothing better is followed by a deeper one before the player deals.
 - The game ends lost when nothing improves the position and the stock is empty (or cannot be
   dealt), or at the :class:`.honest.Referee`'s ends.
 
@@ -79,6 +80,15 @@ class Weights:
     king_high: int = 0
     """Each face-up King above another card of its pile (it can leave only for an empty
     pile, and keeps the cards under it there)."""
+    clean: int = 0
+    """Each pile with nothing face down that is one in-suit run (nearly an empty pile)."""
+    king: int = 0
+    """Each pile with nothing face down whose base card is a King."""
+    empty1: int = 0
+    """Once when there is an empty pile (the first one is worth more)."""
+    mobile: int = 0
+    """Each pile with a face-down card whose top piece could move now (onto a top of the
+    next rank or to an empty pile); twice when that move would turn a card up."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,12 @@ class VisibleEffort:
     go to a card turned up at any cost in the evaluation (:func:`last_resort`)."""
     last_resort_nodes: int = 0
     """Positions of the last resort's search (0: ``nodes``)."""
+    deep: int = 0
+    """Before dealing (or giving up), search again with this many positions when the first
+    search found nothing better (0: never)."""
+    deep_margin: int = 0
+    """Search again with ``deep`` positions also when the first search's best is better than
+    the present position by this much or less."""
 
 
 HINT_NODES = 50_000
@@ -111,11 +127,19 @@ LAST_RESORT_GAMES = frozenset({"astrocyte"})
 """The games whose player takes the last resort (docs/solver.md)."""
 
 
+GAME_DEEP: dict[str, int] = {
+    "spider": 200_000,
+}
+"""Positions of the second, deeper search before a deal (``VisibleEffort.deep``) for a game
+(docs/solver.md: chosen on deals 1001-1100; 15 of deals 1-300 won against 9 without it)."""
+
+
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
-    """The effort for a game: its tuned weights, ``nodes`` positions per search (None: the
-    default)."""
+    """The effort for a game: its tuned weights, the last resort and the deeper search before
+    a deal where they are used, ``nodes`` positions per search (None: the default)."""
     effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()),
-                           last_resort=game_id in LAST_RESORT_GAMES)
+                           last_resort=game_id in LAST_RESORT_GAMES,
+                           deep=GAME_DEEP.get(game_id, 0))
     return effort if nodes is None else replace(effort, nodes=nodes)
 
 
@@ -156,11 +180,18 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     best, root, line, seen = plan(pos, effort, False)
     if spent is not None:
         spent[0] += seen
+    if line and best > root + (effort.deep_margin if effort.deep > effort.nodes else 0):
+        return line
+    if effort.deep > effort.nodes and seen >= effort.nodes:
+        best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
+        if spent is not None:
+            spent[0] += seen
     if line and best > root:
         return line
     if not pos.piles[0]:
         return last_resort(pos, effort, spent) if effort.last_resort else []
-    best, root, line, seen = plan(pos, effort, True)
+    best, root, line, seen = plan(pos, replace(effort, nodes=max(effort.nodes, effort.deep)),
+                                  True)
     if spent is not None:
         spent[0] += seen
     if not (line and best > root):
