@@ -2898,6 +2898,15 @@ static PyObject *py_children(PyObject *self, PyObject *args) {
     return l;
 }
 
+/* A search's result as Python values, its line freed: the line as a list of moves (NULL and
+   an exception set when the search ran out of memory, rc != 0, or the list failed). */
+static PyObject *result_line(int rc, Result *res) {
+    if (rc) { free(res->line.v); return PyErr_NoMemory(); }
+    PyObject *line = moves_list(res->line.v, res->line.n);
+    free(res->line.v);
+    return line;
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
     double time_limit;
@@ -2920,9 +2929,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                    streamlined, best_first, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    if (rc) { free(res.line.v); return PyErr_NoMemory(); }
-    PyObject *line = moves_list(res.line.v, res.line.n);
-    free(res.line.v);
+    PyObject *line = result_line(rc, &res);
     if (!line) return NULL;
     return Py_BuildValue("(iNL)", res.status, line, res.states);
 }
@@ -2990,9 +2997,7 @@ static PyObject *py_restarts(PyObject *self, PyObject *args) {
     rc = restarts_pos(p, time_limit, size, tries, every, growth, (uint64_t)salt, level, &res, &which);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    if (rc) { free(res.line.v); return PyErr_NoMemory(); }
-    PyObject *line = moves_list(res.line.v, res.line.n);
-    free(res.line.v);
+    PyObject *line = result_line(rc, &res);
     if (!line) return NULL;
     return Py_BuildValue("(iNLi)", res.status, line, res.states, which);
 }
@@ -3072,16 +3077,16 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
         }
         if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units
                         + w[VW_BURY] * down * (units - 1);
-        /* a King above other cards can leave them only for an empty pile */
-        if (w[VW_KHIGH])
-            for (int k = 1; k < n; k++)
-                if ((c[k] & UPF) && RANK(c[k]) == 13) e -= w[VW_KHIGH];
         else {
             /* a pile with nothing face down: one in-suit run is nearly an empty pile, and a
                King at its base never needs moving again */
             if (units == 1) e += w[VW_CLEAN];
             if (!v_unknown(c[0]) && RANK(c[0]) == 13) e += w[VW_KING];
         }
+        /* a King above other cards can leave them only for an empty pile */
+        if (w[VW_KHIGH])
+            for (int k = 1; k < n; k++)
+                if ((c[k] & UPF) && RANK(c[k]) == 13) e -= w[VW_KHIGH];
         if (v_unknown(c[n - 1])) e += w[VW_UNK];
     }
     if (w[VW_MOBILE]) {
