@@ -2382,6 +2382,15 @@ static int kbest_phase(Pos *p, Ctx *cx, double time_limit, long long max_states,
     return kbest_search(p, cx, &part, total, won);
 }
 
+/* Frees what a search context holds (its move buffer, children, frames, best line, table). */
+static void ctx_free(Ctx *cx) {
+    free(cx->buf);
+    free(cx->kids.v);
+    free(cx->frames.f);
+    free(cx->best.v);
+    table_free(&cx->table);
+}
+
 static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
                      size_t max_table, int ordering, int streamlined, int best_first,
                      Result *res) {
@@ -2603,11 +2612,7 @@ done:
     }
     free(won.v);
     free(bestall.v);
-    free(cx.buf);
-    free(cx.kids.v);
-    free(cx.frames.f);
-    free(cx.best.v);
-    table_free(&cx.table);
+    ctx_free(&cx);
     return cx.err ? -1 : 0;
 }
 
@@ -2969,11 +2974,7 @@ static int restarts_pos(Pos *p, double time_limit, long long size, int tries, in
     res->states = total;
     if (res->status == ST_WON) { res->line = won; won.v = NULL; }
     free(won.v);
-    free(cx.buf);
-    free(cx.kids.v);
-    free(cx.frames.f);
-    free(cx.best.v);
-    table_free(&cx.table);
+    ctx_free(&cx);
     return cx.err ? -1 : 0;
 }
 
@@ -3415,10 +3416,7 @@ static PyObject *py_best_first(PyObject *self, PyObject *args) {
         guide_nh = guide_ns = 0;
         if (r < 0) err = 1;
     }
-    free(cx.buf);
-    free(cx.kids.v);
-    free(cx.frames.f);
-    table_free(&cx.table);
+    ctx_free(&cx);
     Py_END_ALLOW_THREADS
     free_pos(p);
     if (err) { free(won.v); return PyErr_NoMemory(); }
@@ -3467,11 +3465,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
         free(won.v);
         if (cx.err) err = 1;
     }
-    free(cx.buf);
-    free(cx.kids.v);
-    free(cx.frames.f);
-    free(cx.best.v);
-    table_free(&cx.table);
+    ctx_free(&cx);
     Py_END_ALLOW_THREADS
     free_pos(p);
     if (err) return PyErr_NoMemory();
