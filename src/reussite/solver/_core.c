@@ -2340,6 +2340,12 @@ static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, in
 /* Leap Year, Auld Lang Syne: after the beam's half of the budget, the streamlined restarts up
    to this share (the exact search gets the rest). */
 #define RESERVE_STREAM_END 0.95
+/* Leap Year: the wide beam (wide_beam) first, up to this share of the budget, its settings
+   (width, closure cap, weight of an inversion, of an emptied pile) in turn; then the beam up to
+   RESERVE_BEAM_END (half of the budget without the wide beam). */
+#define WIDE_SHARE 0.3
+#define RESERVE_BEAM_END 0.65
+static const int WIDE_SETTINGS[][4] = {{2000, 2000, 3, 50}, {2000, 1000, 10, 50}};
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
@@ -2366,7 +2372,7 @@ typedef struct {
 
 /* Which phase of solve_pos ran last (the one that decided, when the answer is won or lost):
    for the tests and the measurements (core.last_phase). */
-enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT };
+enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT, PH_WIDE };
 static __thread int solve_phase = PH_ROOT;
 
 
@@ -2389,6 +2395,287 @@ static void ctx_free(Ctx *cx) {
     free(cx->frames.f);
     free(cx->best.v);
     table_free(&cx->table);
+}
+
+/* ------------------------------------------------------------------ the reserve games' wide beam */
+
+/* Leap Year (any-suit foundations fed only from reserves, a stock dealt onto the non-empty
+   reserves, no gathering): a beam over the deals, on ranks only. From each of the `width`
+   positions kept at a deal, every position that plays alone can reach before the next deal
+   (up to `cap` of them; the safe cards of is_safe_any_suit go home at once) is dealt onto; the
+   dealt positions, each once, are ranked by evaluate_reserve's terms (10 a card home, less
+   `w_empty` for each pile emptied while the stock deals, less `w_inv` for each card above a
+   lower one) and the best `width` kept. After the last deal, a position from which plays alone
+   empty every pile is a win: its line is replayed on the engine's moves. It proves nothing:
+   a win (a line the engine replays) or nothing. C only (solve_pos, wide_beam). */
+#define WB_NR 8     /* reserve piles at most */
+#define WB_H 48     /* cards in a pile at most (a taller one is left out: a win finder) */
+#define WB_LINE 512 /* plays and deals in a line at most */
+typedef struct {
+    uint8_t c[WB_NR][WB_H];
+    uint8_t len[WB_NR];
+    uint8_t alive;
+    int16_t si;         /* stock cards dealt */
+    int16_t nm;         /* the line: 0..nr-1 a play from that pile, 255 a deal */
+    int8_t h[14];       /* rank-r cards home (h[0]: the foundations) */
+    int ev, seq;        /* its evaluation; the order in which its deal found it */
+    uint64_t key;
+    uint8_t mv[WB_LINE];
+} WbState;
+
+typedef struct {
+    int nr, ns, copies[14];
+    uint8_t stock[MAXL];  /* ranks, in dealing order */
+    int width, cap, w_inv, w_empty;
+    uint64_t z[WB_NR][WB_H][14], zsi[MAXL + 1], zal[256];
+    uint64_t *set; size_t scap, sn;    /* the keys seen at this deal (dealt positions) */
+    uint64_t *loc; uint32_t *lgen, gen; size_t lcap, ln;  /* the keys of one closure (slots of
+                                                            this generation) */
+    WbState *heap; int hn;             /* the best dealt positions, worst first */
+    WbState *stack; int stn;
+    int won, seq; WbState win;
+    long long states;
+} Wb;
+
+static uint64_t wb_key(const Wb *w, const WbState *s) {
+    uint64_t k = w->zsi[s->si] ^ w->zal[s->alive];
+    for (int q = 0; q < w->nr; q++)
+        for (int i = 0; i < s->len[q]; i++) k ^= w->z[q][i][s->c[q][i]];
+    return k | 1;
+}
+
+/* 1 when k was not in the set (now added), 0 when it was, -1 on memory error */
+static int wb_add(uint64_t **set, size_t *cap, size_t *n, uint64_t k) {
+    if (*n * 2 >= *cap) {
+        size_t oc = *cap, nc = oc ? oc * 2 : (size_t)1 << 12;
+        uint64_t *ot = *set, *t = calloc(nc, 8);
+        if (!t) return -1;
+        for (size_t i = 0; i < oc; i++)
+            if (ot[i]) {
+                size_t j = ot[i] & (nc - 1);
+                while (t[j]) j = (j + 1) & (nc - 1);
+                t[j] = ot[i];
+            }
+        free(ot);
+        *set = t; *cap = nc;
+    }
+    size_t j = k & (*cap - 1);
+    while ((*set)[j]) {
+        if ((*set)[j] == k) return 0;
+        j = (j + 1) & (*cap - 1);
+    }
+    (*set)[j] = k;
+    (*n)++;
+    return 1;
+}
+
+static int wb_eval(const Wb *w, const WbState *s) {
+    int e = 0, inv = 0;
+    for (int r = 1; r < 14; r++) e += 10 * s->h[r];
+    for (int q = 0; q < w->nr; q++) {
+        if (!(s->alive >> q & 1)) { if (s->si < w->ns) e -= w->w_empty; continue; }
+        for (int k = 0; k < s->len[q]; k++)
+            for (int i = k + 1; i < s->len[q]; i++) inv += s->c[q][i] > s->c[q][k];
+    }
+    return e - w->w_inv * inv;
+}
+
+static inline int wb_legal(const WbState *s, int q) {
+    if (!s->len[q]) return 0;
+    int r = s->c[q][s->len[q] - 1];
+    return s->h[r - 1] > s->h[r];
+}
+
+static void wb_play(const Wb *w, WbState *s, int q) {
+    s->mv[s->nm++] = (uint8_t)q;
+    s->h[s->c[q][--s->len[q]]]++;
+    if (!s->len[q] && s->si < w->ns) s->alive &= (uint8_t)~(1u << q);
+}
+
+/* the safe cards (is_safe_any_suit): every foundation waiting for them, their pile keeps one */
+static void wb_safe(const Wb *w, WbState *s) {
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int q = 0; q < w->nr; q++)
+            while (s->nm < WB_LINE - 1 && (s->len[q] > 1 || (s->len[q] == 1 && s->si >= w->ns))) {
+                int r = s->c[q][s->len[q] - 1];
+                if (s->h[r - 1] < w->copies[r] || !wb_legal(s, q)) break;
+                wb_play(w, s, q);
+                moved = 1;
+            }
+    }
+}
+
+/* a ranks below b: a lower evaluation, or the same found later */
+static inline int wb_worse(const WbState *a, const WbState *b) {
+    return a->ev < b->ev || (a->ev == b->ev && a->seq > b->seq);
+}
+
+/* keeps a dealt position among the best `width` (a heap, worst on top) */
+static void wb_keep(Wb *w, const WbState *s) {
+    WbState *h = w->heap;
+    int i;
+    if (w->hn == w->width) {
+        if (!wb_worse(&h[0], s)) return;
+        for (i = 0;;) {  /* the worst replaced, sifted down */
+            int a = 2 * i + 1, b = a + 1, m = -1;
+            const WbState *least = s;
+            if (a < w->hn && wb_worse(&h[a], least)) { m = a; least = &h[a]; }
+            if (b < w->hn && wb_worse(&h[b], least)) m = b;
+            if (m < 0) break;
+            h[i] = h[m];
+            i = m;
+        }
+        h[i] = *s;
+        return;
+    }
+    i = w->hn++;
+    while (i > 0 && wb_worse(s, &h[(i - 1) / 2])) { h[i] = h[(i - 1) / 2]; i = (i - 1) / 2; }
+    h[i] = *s;
+}
+
+static int wb_better(const void *a, const void *b) {
+    const WbState *x = a, *y = b;
+    return wb_worse(x, y) - wb_worse(y, x);  /* the best first */
+}
+
+/* the closure's set: 1 when k was not in it (now added), 0 when it was */
+static int wb_local(Wb *w, uint64_t k) {
+    size_t j = k & (w->lcap - 1);
+    while (w->lgen[j] == w->gen) {
+        if (w->loc[j] == k) return 0;
+        j = (j + 1) & (w->lcap - 1);
+    }
+    w->lgen[j] = w->gen;
+    w->loc[j] = k;
+    w->ln++;
+    return 1;
+}
+
+/* every position plays alone reach from s (up to cap), each dealt onto; -1 on memory error */
+static int wb_closure(Wb *w, const WbState *s0) {
+    w->gen++;
+    w->ln = 0;
+    w->stn = 0;
+    w->stack[w->stn++] = *s0;
+    while (w->stn) {
+        WbState s = w->stack[--w->stn];
+        w->states++;
+        if (s.si >= w->ns) {
+            int any = 0;
+            for (int q = 0; q < w->nr; q++) any |= s.len[q];
+            if (!any) { w->won = 1; w->win = s; return 0; }
+        } else if (s.alive && s.nm < WB_LINE - 1) {
+            WbState t = s;
+            int tall = 0;
+            t.mv[t.nm++] = 255;
+            for (int q = 0; q < w->nr && t.si < w->ns; q++)
+                if (t.alive >> q & 1) {
+                    if (t.len[q] >= WB_H) { tall = 1; break; }
+                    t.c[q][t.len[q]++] = w->stock[t.si++];
+                }
+            if (!tall) {
+                wb_safe(w, &t);
+                t.key = wb_key(w, &t);
+                int a = wb_add(&w->set, &w->scap, &w->sn, t.key);
+                if (a < 0) return -1;
+                if (a) { t.ev = wb_eval(w, &t); t.seq = w->seq++; wb_keep(w, &t); }
+            }
+        }
+        for (int q = 0; q < w->nr; q++) {
+            if (!wb_legal(&s, q) || s.nm >= WB_LINE - 1 || (int)w->ln >= w->cap) continue;
+            WbState t = s;
+            wb_play(w, &t, q);
+            wb_safe(w, &t);
+            if (wb_local(w, wb_key(w, &t)) && w->stn < w->cap + WB_NR) w->stack[w->stn++] = t;
+        }
+    }
+    return 0;
+}
+
+/* The wide beam from p with these settings: 1 won (the engine's moves in *won, replayed from p),
+   0 not (the budget spent, or every position left out), -1 on memory error. */
+static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, int width,
+                     int cap, int w_inv, int w_empty) {
+    const Spec *sp = p->sp;
+    if (sp->nr > WB_NR || sp->nr < 1) return 0;
+    Wb *w = calloc(1, sizeof *w);
+    if (!w) return -1;
+    int rc = 0;
+    w->nr = sp->nr;
+    w->ns = p->len[0];
+    w->width = width; w->cap = cap; w->w_inv = w_inv; w->w_empty = w_empty;
+    for (int r = 1; r < 14; r++) w->copies[r] = sp->rank_copies[r];
+    for (int i = 0; i < w->ns; i++) w->stock[i] = (uint8_t)RANK(p->c[0][w->ns - 1 - i]);
+    uint64_t x = 0x5769646542656D31ULL;
+    for (int q = 0; q < WB_NR; q++)
+        for (int i = 0; i < WB_H; i++)
+            for (int r = 0; r < 14; r++) w->z[q][i][r] = splitmix(&x);
+    for (int i = 0; i <= MAXL; i++) w->zsi[i] = splitmix(&x);
+    for (int i = 0; i < 256; i++) w->zal[i] = splitmix(&x);
+    WbState *beam = malloc(sizeof(WbState) * (size_t)width);
+    w->heap = malloc(sizeof(WbState) * (size_t)width);
+    w->stack = malloc(sizeof(WbState) * (size_t)(cap + WB_NR + 1));
+    w->lcap = 1;
+    while (w->lcap < (size_t)cap * 2) w->lcap *= 2;
+    w->loc = malloc(w->lcap * 8);
+    w->lgen = calloc(w->lcap, sizeof *w->lgen);
+    if (!beam || !w->heap || !w->stack || !w->loc || !w->lgen) { rc = -1; goto out; }
+    WbState *s = &beam[0];
+    memset(s, 0, sizeof *s);
+    s->h[0] = (int8_t)sp->nf;
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+        for (int r = 1; r <= p->len[f] && r < 14; r++) s->h[r]++;
+    for (int q = 0; q < w->nr; q++) {
+        int i = sp->r0 + q;
+        if (p->len[i] > WB_H) goto out;
+        s->len[q] = (uint8_t)p->len[i];
+        for (int k = 0; k < p->len[i]; k++) s->c[q][k] = (uint8_t)RANK(p->c[i][k]);
+        if (p->len[i]) s->alive |= (uint8_t)(1u << q);
+    }
+    wb_safe(w, s);
+    int bn = 1;
+    while (!w->won) {
+        w->hn = 0;
+        w->seq = 0;
+        if (w->set) memset(w->set, 0, w->scap * 8);
+        w->sn = 0;
+        for (int i = 0; i < bn && !w->won; i++) {
+            if (wb_closure(w, &beam[i])) { rc = -1; goto out; }
+            if (spent(bud, *states + w->states)) goto out;
+        }
+        if (w->won || !w->hn) break;
+        memcpy(beam, w->heap, sizeof(WbState) * (size_t)w->hn);
+        bn = w->hn;
+        qsort(beam, (size_t)bn, sizeof(WbState), wb_better);
+    }
+    if (w->won) {
+        /* replay the line on the engine's moves: a play goes to the first foundation that
+           takes it (raw_moves' order), a deal is the stock's move */
+        Move *buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
+        int played = 0, ok = buf != NULL;
+        won->n = 0;
+        for (int k = 0; ok && k < w->win.nm; k++) {
+            int nm = raw_moves(p, buf), q = w->win.mv[k], found = -1;
+            for (int j = 0; j < nm && found < 0; j++) {
+                Move m = buf[j];
+                if (q == 255 ? m.s < 0 : m.s == sp->r0 + q && sp->kind[m.d] == K_FOUNDATION)
+                    found = j;
+            }
+            if (found < 0 || push_move(p, buf[found]) || line_add(won, buf[found])) { ok = 0; break; }
+            played++;
+        }
+        ok = ok && is_won(p);
+        while (played--) pop_move(p);
+        free(buf);
+        if (!ok) won->n = 0;
+        rc = ok;
+    }
+out:
+    *states += w->states;
+    free(beam); free(w->heap); free(w->stack); free(w->loc); free(w->lgen); free(w->set);
+    free(w);
+    return rc;
 }
 
 static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
@@ -2428,8 +2715,24 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            Leap Year and Auld Lang Syne half, then the streamlined restarts up to
            RESERVE_STREAM_END (not when the best line is asked for: the honest player's
            samples keep the exact search alone) */
-        Budget half = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
-                       max_states < 0 ? -1 : max_states / 2};
+        double beam_end = 0.5;
+        if (sp->reserve_only && sp->skip_empty && sp->redeal != R_GATHER) {
+            /* Leap Year: the wide beam first (wide_beam, its settings in turn) up to
+               WIDE_SHARE of the budget, then the beam up to RESERVE_BEAM_END */
+            Budget wide = {time_limit < 0 ? -1.0 : start + time_limit * WIDE_SHARE,
+                           max_states < 0 ? -1 : (long long)((double)max_states * WIDE_SHARE)};
+            solve_phase = PH_WIDE;
+            for (int t = 0; t < (int)(sizeof WIDE_SETTINGS / sizeof WIDE_SETTINGS[0]); t++) {
+                const int *ws = WIDE_SETTINGS[t];
+                int r = wide_beam(p, &wide, &total, &won, ws[0], ws[1], ws[2], ws[3]);
+                if (r < 0) { cx.err = 1; goto done; }
+                if (r > 0) { status = ST_WON; goto done; }
+                if (spent(&wide, total)) break;
+            }
+            beam_end = RESERVE_BEAM_END;
+        }
+        Budget half = {time_limit < 0 ? -1.0 : start + time_limit * beam_end,
+                       max_states < 0 ? -1 : (long long)((double)max_states * beam_end)};
         solve_phase = PH_BEAM;
         int r = beam_search(p, &cx, best_line ? &first : sp->reserve_only ? &half : &whole,
                             &total, &won);
@@ -2978,6 +3281,38 @@ static int restarts_pos(Pos *p, double time_limit, long long size, int tries, in
     return cx.err ? -1 : 0;
 }
 
+/* Experiments and tests: the reserve games' wide beam alone, one setting:
+   (status, line, positions). */
+static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    double time_limit;
+    int width, cap, w_inv, w_empty, cpu;
+    if (!PyArg_ParseTuple(args, "OOOdiiiip", &spec, &piles, &redeals, &time_limit, &width,
+                          &cap, &w_inv, &w_empty, &cpu))
+        return NULL;
+    if (width < 1 || cap < 1) { PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1"); return NULL; }
+    Spec sp;
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
+    if (!p) return NULL;
+    Result res;
+    memset(&res, 0, sizeof res);
+    res.status = ST_UNKNOWN;
+    int rc = 0;
+    Py_BEGIN_ALLOW_THREADS
+    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, -1};
+    if (sp.reserve_only && sp.skip_empty && sp.redeal != R_GATHER) {
+        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty);
+        if (r < 0) rc = -1;
+        if (r > 0) res.status = ST_WON;
+    }
+    Py_END_ALLOW_THREADS
+    free_pos(p);
+    PyObject *line = result_line(rc, &res);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNL)", res.status, line, res.states);
+}
+
 static PyObject *py_restarts(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
     double time_limit, growth;
@@ -3498,7 +3833,7 @@ static PyMethodDef methods[] = {
      " stop after the win finders) of the draw-three best-first search."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
-     " streamlined, 7 exact."},
+     " streamlined, 7 exact, 8 the wide beam (Leap Year)."},
     {"best_first", py_best_first, METH_VARARGS, "The Klondike best-first win finder alone."},
     {"visible_plan", py_visible_plan, METH_VARARGS, "The honest planning search on a masked"
      " position: (best, root, line, positions)."},
@@ -3508,6 +3843,8 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
      " after taking them back, the key."},
     {"children", py_children, METH_VARARGS, "The search's children of a position, with scores."},
+    {"wide_beam", py_wide_beam, METH_VARARGS, "Experiments and tests: the reserve games' wide"
+     " beam alone, one setting: (status, line, states)."},
     {"restarts", py_restarts, METH_VARARGS, "Experiments: the reserve streamlined search's"
      " restarts alone: (status, line, states, try)."},
     {"solve", py_solve, METH_VARARGS, "Full-information search: (status, line, states)."},
