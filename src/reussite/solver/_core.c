@@ -2344,6 +2344,8 @@ static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, in
    (width, closure cap, weight of an inversion, of an emptied pile) in turn; then the beam up to
    RESERVE_BEAM_END (half of the budget without the wide beam). */
 #define WIDE_SHARE 0.3
+/* Below this budget of positions no wide beam (a setting takes 0.5-3 million). */
+#define WIDE_MIN_STATES 2000000
 #define RESERVE_BEAM_END 0.65
 static const int WIDE_SETTINGS[][4] = {{2000, 2000, 3, 50}, {2000, 1000, 10, 50}};
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
@@ -2716,7 +2718,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            RESERVE_STREAM_END (not when the best line is asked for: the honest player's
            samples keep the exact search alone) */
         double beam_end = 0.5;
-        if (sp->reserve_only && sp->skip_empty && sp->redeal != R_GATHER) {
+        if (sp->reserve_only && sp->skip_empty && sp->redeal != R_GATHER &&
+            (max_states < 0 || max_states >= WIDE_MIN_STATES)) {
             /* Leap Year: the wide beam first (wide_beam, its settings in turn) up to
                WIDE_SHARE of the budget, then the beam up to RESERVE_BEAM_END */
             Budget wide = {time_limit < 0 ? -1.0 : start + time_limit * WIDE_SHARE,

@@ -153,6 +153,23 @@ def reserve_restarts(pos: Position, time_limit: float | None, size: int, tries: 
     return STATUS[code], [tuple(m) for m in line], states, which
 
 
+def wide_beam(pos: Position, time_limit: float | None, width: int = 2000, cap: int = 2000,
+              w_inv: int = 3, w_empty: int = 50,
+              cpu: bool = False) -> tuple[Status, list[RawMove], int]:
+    """Leap Year's wide beam alone, one setting (``_core.c`` ``wide_beam``): over the deals, the
+    best ``width`` positions kept at each, every position that plays alone reach from one (up
+    to ``cap``) dealt onto and judged (10 a card home, less ``w_inv`` a card lying above a lower
+    one, less ``w_empty`` a pile emptied while the stock deals). ``(status, raw line,
+    positions)``: ``won`` (a line the engine replays) or ``unknown``, never ``lost`` (it
+    proves nothing); ``unknown`` in other games. For experiments and tests; ``solve`` runs it
+    first in Leap Year."""
+    assert _core is not None
+    code, line, states = _core.wide_beam(
+        spec_of(pos), piles_of(pos), pos.redeals_used,
+        -1.0 if time_limit is None else max(0.0, time_limit), width, cap, w_inv, w_empty, cpu)
+    return STATUS[code], [tuple(m) for m in line], states
+
+
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
     assert _core is not None
     return bool(_core.is_stuck(spec_of(pos), piles_of(pos), pos.redeals_used, max_states))
