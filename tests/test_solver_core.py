@@ -369,6 +369,47 @@ def test_the_reserve_streamlined_search_finds_a_leap_year_win_that_replays() -> 
 
 
 
+def test_the_wide_beam_wins_leap_year_deal_16_that_replays() -> None:
+    """Leap Year deal 16 (Kings at two reserve bottoms) stayed unknown at 60 s of CPU with the
+    beam, the restarts and the exact search: the wide beam (2,000 positions kept at each
+    deal, every position plays alone reach from one dealt onto) wins it in about 2.6 million
+    positions; kept 200 wide it does not. The engine replays the line, and ``solve`` on 10
+    million positions (the wide beam first, on 30 % of them) wins it the same way."""
+    pos = Position.deal(get_game("leap-year"), 16)
+    assert core.wide_beam(pos, None, width=200)[:2] == ("unknown", [])
+    status, line, states = core.wide_beam(pos, None)
+    assert status == "won" and states < 3_000_000
+    assert_raw_line_wins(pos.copy(), line)
+    status, line2, _ = core.solve_raw(pos, None, 10_000_000, False)
+    assert status == "won" and core.last_phase() == "wide-beam" and line2 == line
+    assert_raw_line_wins(pos, line2)
+
+
+def test_the_wide_beam_never_answers_lost_on_its_own() -> None:
+    """Leap Year deal 2 is lost (no King at a reserve bottom: the rank bound proves it at the
+    root); the wide beam, run alone, sees every position it keeps die and answers
+    ``unknown``, never ``lost``. In a game it does not cover (Auld Lang Syne, whose stock deals
+    onto empty piles too) it answers ``unknown`` at once."""
+    pos = Position.deal(get_game("leap-year"), 2)
+    assert core.solve_raw(pos, None, 1_000, False)[0] == "lost"
+    status, line, states = core.wide_beam(pos, None, width=300)
+    assert (status, line) == ("unknown", []) and states > 0
+    als = Position.deal(get_game("auld-lang-syne"), 1)
+    assert core.wide_beam(als, None) == ("unknown", [], 0)
+
+
+def test_the_wide_beam_is_not_used_on_small_budgets_of_positions() -> None:
+    """Below 2 million positions of budget ``solve`` runs in Leap Year what it ran before the
+    wide beam (the beam, the restarts, the exact search): deal 3 is won by the beam, not the
+    wide beam, in the same count of positions whether the budget is 150,000 or 1,999,999."""
+    pos = Position.deal(get_game("leap-year"), 3)
+    small = core.solve_raw(pos, None, 150_000, False)
+    assert small[0] == "won" and core.last_phase() == "beam"
+    assert core.solve_raw(pos, None, 1_999_999, False) == small
+    assert core.solve_raw(pos, None, 4_000_000, False)[0] == "won"
+    assert core.last_phase() == "wide-beam"
+
+
 def test_the_reserve_restarts_find_a_leap_year_win_that_one_order_misses() -> None:
     """Leap Year deal 12: the streamlined search in the engine's order finds no win on
     160,000 positions; restarts in orders drawn from salts 1, 2, ... (20,000 positions each)
