@@ -1091,6 +1091,68 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
     return score;
 }
 
+static __thread int relax_cover, relax_home;
+static int home_due(const Pos *p, const Last *last);
+
+/* What the draw-one relaxation's rules can use at the next move (children, with relax_cover):
+   the cards of the stock and waste, the foundations' top cards (when they give back), the
+   tableau piles' top cards (face up), and each pile's run bases (a face-up card whose run
+   reaches the pile's top). */
+typedef struct {
+    uint64_t sw, fnd, tops, bases_all, bases[MAXP];
+    uint64_t want[64];  /* for each card, the cards that may be put on it */
+    int want_build;     /* the build rule want was filled for, plus 1 */
+} Avail;
+static __thread Avail relax_avail;
+
+static void avail_fill(const Pos *p, Avail *a) {
+    const Spec *sp = p->sp;
+    a->sw = a->fnd = a->tops = a->bases_all = 0;
+    if (a->want_build != sp->build + 1) {  /* once a game: the cards that fit on each card */
+        a->want_build = sp->build + 1;
+        for (int c = 0; c < 64; c++) {
+            a->want[c] = 0;
+            for (int y = 0; RANK(c) > 1 && y < 64; y++)
+                if (RANK(y) + 1 == RANK(c) && sp->copies[y] && fits(sp, y | UPF, c | UPF))
+                    a->want[c] |= (uint64_t)1 << y;
+        }
+    }
+    for (int i = 0; i < p->len[0]; i++) a->sw |= (uint64_t)1 << (p->c[0][i] & 63);
+    if (sp->waste >= 0)
+        for (int i = 0; i < p->len[sp->waste]; i++) a->sw |= (uint64_t)1 << (p->c[sp->waste][i] & 63);
+    if (sp->gives_back)
+        for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+            if (p->len[f]) a->fnd |= (uint64_t)1 << (top(p, f) & 63);
+    for (int t = sp->t0; t < sp->t0 + sp->nt; t++) {
+        uint64_t b = 0;
+        int n = p->len[t];
+        for (int i = n - 1; i >= 0; i--) {
+            int v = p->c[t][i];
+            if (!(v & UPF) || (i < n - 1 && !fits(sp, p->c[t][i + 1], v))) break;
+            b |= (uint64_t)1 << (v & 63);
+        }
+        a->bases[t] = b;
+        a->bases_all |= b;
+        if (n && (top(p, t) & UPF)) a->tops |= (uint64_t)1 << (top(p, t) & 63);
+    }
+}
+
+/* The covering rule (relax_cover): once card c from the waste is on tableau pile j, can the
+   next move put a card on it? A card one rank lower of the other colour from the stock or
+   waste, from a foundation's top, or at the base of a run reaching another pile's top. When
+   none can, the child would have no child: a dead end, not searched (it holds no win). */
+static int cover_exists(const Avail *a, int c, int j) {
+    return (a->want[c] & (a->sw | a->fnd | (a->bases_all ^ a->bases[j]))) != 0;
+}
+
+/* The home-at-once rule (relax_home): once card c (not a King) from the waste is home, can the
+   next card of its suit go home at once, from a pile's top or from the stock or waste? */
+static int next_home_exists(const Avail *a, int c) {
+    if (RANK(c) >= 13) return 1;
+    uint64_t y = (uint64_t)1 << (c + 4);
+    return ((a->sw | a->tops) & y) != 0;
+}
+
 static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_space) {
     const Spec *sp = p->sp;
     int w = sp->waste;
@@ -1110,6 +1172,7 @@ static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_spa
             if (dup) continue;
             homes[nh][0] = ld; homes[nh][1] = hs; nh++;
             int safe = sp->waste_safe && sp->unlimited && is_safe(p, c);
+            if (relax_home && !safe && !next_home_exists(&relax_avail, c & 63)) continue;  /* a dead end */
             Move m = {(int8_t)w, (int8_t)f, 1};
             if (kids_add(out, clicks, m, safe ? SAFE : 100 - clicks)) return -1;
         }
@@ -1119,10 +1182,12 @@ static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_spa
         if (p->len[j]) {
             int t = top(p, j);
             if (fits(sp, c, t)) {
+                if (relax_cover && !cover_exists(&relax_avail, c & 63, j)) continue;  /* dead end */
                 int bonus = SUIT(t) == SUIT(c) ? 10 : 0;
                 if (kids_add(out, clicks, m, 65 + bonus - clicks)) return -1;
             }
         } else if ((!sp->space_king || RANK(c) == 13) && (first_space < 0 || j == first_space)) {
+            if (relax_cover && !cover_exists(&relax_avail, c & 63, j)) continue;  /* dead end */
             if (kids_add(out, clicks, m, 65 - clicks)) return -1;
         }
     }
@@ -1180,11 +1245,28 @@ static __thread int stream_nobound = 0;  /* experiments: the win search without 
    tableau must be covered at once: the only children after it put a card on it (exact in a
    draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
    apart from the same position reached otherwise. */
-static __thread int relax_cover = 0;
+static __thread int relax_cover;
 /* The draw-one relaxation's first part (solve_pos): while set, search_round tries the order bound
    (order_lost) at every position it adds, and does not search below one it proves lost (the
    bound holds at any position of a Klondike-type game, see docs/solver.md). */
 static __thread int relax_bound = 0;
+/* The draw-one relaxation, with relax_cover: a card from the stock or waste that goes home
+   (not a King, not safe) must be followed at once by the next card of its suit going home: the
+   only children after it are that card's moves to the foundation, and such a position is keyed
+   apart too (exact in a draw-one game turned over without limit, see docs/solver.md, "Home at
+   once"). */
+static __thread int relax_home;
+
+/* The foundation whose next card must go home now (relax_home), or -1. */
+static int home_due(const Pos *p, const Last *last) {
+    const Spec *sp = p->sp;
+    if (!relax_home || !last->have || last->m.s != sp->waste || sp->waste < 0 ||
+        sp->kind[last->m.d] != K_FOUNDATION || !p->len[last->m.d])
+        return -1;
+    int c = top(p, last->m.d);
+    if (RANK(c) == 13 || is_safe(p, c)) return -1;
+    return last->m.d;
+}
 
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
@@ -1203,6 +1285,8 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     int has_stock = 0;
     int cover = relax_cover && last->have && last->m.s == sp->waste &&
                 sp->kind[last->m.d] == K_TABLEAU ? last->m.d : -1;
+    if (cover < 0) cover = home_due(p, last);  /* the next card of its suit home, at once */
+    if (relax_cover) avail_fill(p, &relax_avail);
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
         if (m.s < 0) has_stock = 1;
@@ -1210,6 +1294,13 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         if (cover >= 0 && m.d != cover) continue;
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
+        if (relax_cover && m.s == sp->waste) {  /* dead ends of the relaxation's rules */
+            int c = top(p, m.s) & 63;
+            if (sp->kind[m.d] == K_TABLEAU && !cover_exists(&relax_avail, c, m.d)) continue;
+            if (sp->kind[m.d] == K_FOUNDATION && relax_home && sc < SAFE &&
+                !next_home_exists(&relax_avail, c))
+                continue;
+        }
         if (sc >= SAFE && cover < 0) {
             out->n = start;
             return kids_add(out, 0, m, sc);
@@ -2209,6 +2300,15 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             key.a ^= mix1(c + 0x636f766572ULL);
             key.b ^= mix2(c + 0x636f766572ULL);
             key.a |= 1;
+        } else if (relax_home) {
+            Last due = {1, ch.m, 0};
+            if (home_due(p, &due) >= 0) {
+                /* its next card home at once: apart too */
+                uint64_t c = (uint64_t)(top(p, ch.m.d) & 63);
+                key.a ^= mix1(c + 0x686f6d65ULL);
+                key.b ^= mix2(c + 0x686f6d65ULL);
+                key.a |= 1;
+            }
         }
         int added = table_add(&cx->table, key);
         if (added == 0) {
@@ -2226,7 +2326,10 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             status = ST_UNKNOWN;
             break;
         }
-        if (relax_bound && order_lost(p)) {  /* no order of play wins from here */
+        if (relax_bound && p->sp->kind[ch.m.d] == K_TABLEAU && ch.m.s >= 0 &&
+            p->sp->kind[ch.m.s] != K_FOUNDATION && order_lost(p)) {
+            /* no order of play wins from here (tried after a move onto the tableau from the
+               stock or the tableau only: the moves that the bound's cuts followed, measured) */
             for (int q = 0; q < steps; q++) pop_move(p);
             continue;
         }
@@ -2355,7 +2458,7 @@ static const int WIDE_SETTINGS[][4] = {{2000, 2000, 3, 50}, {2000, 1000, 10, 50}
 #define RELAX_PROBE 0.02
 /* Then, with the rule, the order bound tried at every position: up to this share (taken from
    the RELAX_SHARE of the search with the rule alone, which follows). */
-#define RELAX_BOUND 0.04
+#define RELAX_BOUND 0.05
 /* Below this budget of positions no beam: its first try alone takes about 40,000 (5 stages of
    8,000) and the exact search does better with them (Spider 1 suit on 20,000 positions). */
 #define BEAM_MIN_STATES 100000
@@ -2833,6 +2936,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_SHARE,
                            max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_SHARE)};
             relax_cover = 1;
+            relax_home = 1;
             if (sp->order_bound) {
                 /* first with the order bound at every position: slower (some 3 times fewer
                    positions a second) but it cuts whole subtrees off in some deals */
@@ -2845,6 +2949,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             if (r == ST_UNKNOWN && !cx.err)
                 r = search_round(p, &cx, &part, &total, -1, 0, &cut, &ignored);
             relax_cover = 0;
+            relax_home = 0;
         }
         p->sp = sp;
         free(ignored.v);
@@ -3772,9 +3877,9 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
     double time_limit;
     long long max_states;
-    int relax, bound, cpu;
-    if (!PyArg_ParseTuple(args, "OOOdLppp", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &relax, &bound, &cpu))
+    int relax, bound, cpu, home = 0;
+    if (!PyArg_ParseTuple(args, "OOOdLppp|p", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &relax, &bound, &cpu, &home))
         return NULL;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
@@ -3796,9 +3901,11 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
         Line won = {0};
         int cut = 0;
         relax_cover = relax;
+        relax_home = relax && home;
         relax_bound = bound && sp.order_bound;
         r = search_round(p, &cx, &b, &states, -1, 0, &cut, &won);
         relax_cover = 0;
+        relax_home = 0;
         relax_bound = 0;
         free(won.v);
         if (cx.err) err = 1;

@@ -113,15 +113,17 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
 
 
 def exhaust_raw(pos: Position, max_states: int, cover: bool = False,
-                bound: bool = False) -> tuple[Status, int]:
+                bound: bool = False, home: bool = False) -> tuple[Status, int]:
     """One exact search round of the C core alone (no win finder, no bound at the root, no
     relaxation), on ``max_states`` positions: ``(status, positions)``. ``cover``: a card played
     from the stock to the tableau must be covered at once (the draw-one relaxation's rule,
-    exact only in a draw-one game turned over without limit); ``bound``: the order bound is
-    tried at every position (Klondike-type games). For the tests and for measuring."""
+    exact only in a draw-one game turned over without limit); ``home`` (with ``cover``): a card
+    other than a King or a safe one sent home from the stock must be followed at once by the
+    next card of its suit (the relaxation's second rule, exact there too); ``bound``: the order
+    bound is tried at every position (Klondike-type games). For the tests and for measuring."""
     assert _core is not None
     code, states = _core.exhaust(spec_of(pos), piles_of(pos), pos.redeals_used, -1.0,
-                                 max_states, cover, bound, False)
+                                 max_states, cover, bound, False, home)
     return STATUS[code], states
 
 
