@@ -152,7 +152,10 @@ def test_the_last_resort_turns_a_card_up_or_gives_nothing() -> None:
     from reussite.solver.honest_visible import _turned, last_resort
 
     effort = visible_effort("astrocyte", 5_000)
-    assert effort.last_resort and not visible_effort("spider").last_resort
+    assert effort.last_resort and visible_effort("spider").last_resort
+    assert not visible_effort("spider-2-suits").last_resort
+    assert visible_effort("astrocyte").resort_before_deal is None
+    assert visible_effort("spider").resort_before_deal is not None
     for number, moves in ((3, 0), (5, 40)):
         pos = played("astrocyte", number, moves)
         line = last_resort(pos, effort)
@@ -195,7 +198,7 @@ def test_the_deeper_search_runs_only_when_the_first_finds_nothing() -> None:
     ``deep``; where it finds none (the line would deal) after using its whole budget, the
     position is searched again with more positions before the player deals."""
     pos = Position.deal(get_game("spider"), 3)
-    plain_effort = replace(visible_effort("spider", 2_000), deep=0)
+    plain_effort = replace(visible_effort("spider", 2_000), deep=0, resort_before_deal=None)
     deep_effort = replace(plain_effort, deep=20_000)
     deeper = 0
     for _ in range(60):
@@ -211,3 +214,47 @@ def test_the_deeper_search_runs_only_when_the_first_finds_nothing() -> None:
             deeper += 1
         pos.push_raw(line[0])
     assert deeper
+
+
+@pytest.mark.parametrize(("number", "moves"), [(2, 30), (4, 20), (9, 10), (10, 30)])
+def test_the_resort_before_a_deal_turns_a_card_up_and_reads_no_hidden_card(
+        number: int, moves: int) -> None:
+    """``resort_before_deal``: where the player would deal, it first goes to a card turned up
+    (the last resort's line) when the evaluation there, the card unread, is at most that much
+    below the present one; the same decision, and the same evaluation after the line, for a
+    twin whose hidden cards (the one turned up among them) differ."""
+    from reussite.solver.honest_visible import evaluation_after, last_resort
+
+    base = replace(visible_effort("spider", 2_000), deep=0, resort_before_deal=None)
+    pos = played("spider", number, moves)
+    for _ in range(40):  # go on to a position where the player would deal
+        line = decide(pos, base)
+        if not line or line[-1] == STOCK_RAW:
+            break
+        pos.push_raw(line[0])
+    assert line and line[-1] == STOCK_RAW
+    turn = last_resort(pos, base)
+    assert turn, "a card can be turned up before this deal"
+    always = replace(base, resort_before_deal=10**6)
+    never = replace(base, resort_before_deal=-10**6)
+    assert decide(pos, always) == turn and decide(pos, never) == line
+    after = evaluation_after(pos, turn, base)
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert decide(twin, always) == turn
+        assert evaluation_after(twin, turn, base) == after
+    assert any(_turned_card(pos, turn) != _turned_card(shuffled_hidden(pos, s), turn)
+               for s in (1, 2, 3))
+
+
+def _turned_card(pos: Position, line: list[tuple[int, int, int]]) -> int:
+    """The card that ``line`` turns up (its last move), ``pos`` left as it was."""
+    from reussite.engine import FLIP
+
+    for m in line:
+        pos.push_raw(m)
+    flipped = [op[1] for op in pos.history[-1][1] if op[0] == FLIP]
+    card = pos.piles[flipped[0]][-1]
+    for _ in line:
+        pos.pop()
+    return card

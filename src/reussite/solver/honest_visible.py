@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 
+from reussite.cards import UP
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, Redeal
 from reussite.solver import core
@@ -111,6 +112,10 @@ class VisibleEffort:
     deep_margin: int = 0
     """Search again with ``deep`` positions also when the first search's best is better than
     the present position by this much or less."""
+    resort_before_deal: int | None = None
+    """Before a deal (nothing better in reach), first go to a card turned up as the last
+    resort does, when the evaluation there is at most this much below the present one (None:
+    never)."""
 
 
 HINT_NODES = 50_000
@@ -123,8 +128,20 @@ GAME_WEIGHTS: dict[str, Weights] = {
 on deals 1001-1200; never on the deals measured)."""
 
 
-LAST_RESORT_GAMES = frozenset({"astrocyte"})
-"""The games whose player takes the last resort (docs/solver.md)."""
+LAST_RESORT_GAMES = frozenset({"astrocyte", "spider"})
+"""The games whose player takes the last resort (docs/solver.md; Spider 4 suits since
+1 December, session 8: deals 1001-1200, 9 won against 7)."""
+
+
+RESORT_ANY_COST = 1_000_000
+"""``VisibleEffort.resort_before_deal`` for a card turned up before a deal at any cost."""
+
+GAME_RESORT_BEFORE_DEAL: dict[str, int] = {
+    "spider": RESORT_ANY_COST,
+}
+"""The games whose player turns a card up, at any cost, before each deal
+(``VisibleEffort.resort_before_deal``; docs/solver.md: Spider 4 suits, chosen on deals
+1001-1200)."""
 
 
 GAME_DEEP: dict[str, int] = {
@@ -135,11 +152,13 @@ GAME_DEEP: dict[str, int] = {
 
 
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
-    """The effort for a game: its tuned weights, the last resort and the deeper search before
-    a deal where they are used, ``nodes`` positions per search (None: the default)."""
+    """The effort for a game: its tuned weights, the last resort, the deeper search and the
+    card turned up before a deal where they are used, ``nodes`` positions per search (None:
+    the default)."""
     effort = VisibleEffort(weights=GAME_WEIGHTS.get(game_id, Weights()),
                            last_resort=game_id in LAST_RESORT_GAMES,
-                           deep=GAME_DEEP.get(game_id, 0))
+                           deep=GAME_DEEP.get(game_id, 0),
+                           resort_before_deal=GAME_RESORT_BEFORE_DEAL.get(game_id))
     return effort if nodes is None else replace(effort, nodes=nodes)
 
 
@@ -190,6 +209,10 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
         return line
     if not pos.piles[0]:
         return last_resort(pos, effort, spent) if effort.last_resort else []
+    if effort.resort_before_deal is not None:
+        turn = last_resort(pos, effort, spent)
+        if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_deal:
+            return turn
     best, root, line, seen = plan(pos, replace(effort, nodes=max(effort.nodes, effort.deep)),
                                   True)
     if spent is not None:
@@ -229,6 +252,27 @@ def last_resort(pos: Position, effort: VisibleEffort,
     for _ in done:
         pos.pop()
     return done if turned else []
+
+
+def evaluation_after(pos: Position, line: list[RawMove], effort: VisibleEffort) -> int:
+    """The evaluation (``effort``'s weights) of the masked position after ``line``, a line of
+    :func:`last_resort` (only its last move may turn a card up): the card it turns up is seen
+    as an unknown, as by the search (its face is not read)."""
+    from reussite.solver import _core
+
+    for m in line:
+        pos.push_raw(m)
+    try:
+        piles = [bytearray(p) for p in masked_piles(pos)]
+        for op in pos.history[-1][1]:
+            if op[0] == FLIP and piles[op[1]]:
+                piles[op[1]][-1] = UP  # the card turned up, unread: an unknown
+        spec, _, redeals, weights = masked_search(pos, effort)
+        return int(_core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals, weights,
+                                      False, 1, effort.stop_at_reveal)[1])
+    finally:
+        for _ in line:
+            pos.pop()
 
 
 def visible_move(pos: Position, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:
