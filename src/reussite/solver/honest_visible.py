@@ -21,7 +21,9 @@ of the game instead of guessing the hidden cards:
   the deal worst of all: in Spider and Astrocyte every pile must be filled first). The deal is
   the one chance move; nothing is dealt while a better position, a card turned up among
   others, is in reach. With ``VisibleEffort.deep`` (Spider 4 suits: :data:`GAME_DEEP`), a
-  first search that finds nothing better is followed by a deeper one before the player deals.
+  first search that finds nothing better is followed by a deeper one before the player deals;
+  with ``VisibleEffort.resort_before_deal`` (Spider 4 suits: :data:`GAME_RESORT_BEFORE_DEAL`)
+  the player then first goes to any card it can turn up, as the last resort does.
 - The game ends lost when nothing improves the position and the stock is empty (or cannot be
   dealt), or at the :class:`.honest.Referee`'s ends.
 
