@@ -91,7 +91,9 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     ``beam``: in games whose stock deals onto the tableau, a beam search looks for a win
     before the exact search (it takes the budget until a try has seen all it could, a third
     with ``best_line``, and does not run on fewer than 100,000 positions); in Leap Year and
-    Auld Lang Syne one too, with half of the budget, not with ``best_line``; in draw-three waste
+    Auld Lang Syne one too, with half of the budget (in Leap Year, before it, the wide beam
+    up to 30 % and the beam up to 65 %, not below 2 million positions), not with
+    ``best_line``; in draw-three waste
     games (Klondike draw 3, Athena), streamlined searches do with up to half of it, and in Leap
     Year and Auld Lang Syne one (no deal while a card can go home), unless ``best_line`` is
     asked for (``_core.c``: both prove nothing, they find wins); ``False``
