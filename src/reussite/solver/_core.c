@@ -1247,7 +1247,8 @@ static __thread int stream_nobound = 0;  /* experiments: the win search without 
    apart from the same position reached otherwise. */
 static __thread int relax_cover;
 /* The draw-one relaxation's first part (solve_pos): while set, search_round tries the order bound
-   (order_lost) at every position it adds, and does not search below one it proves lost (the
+   (order_lost) at every position it adds after a move onto the tableau from the stock or the
+   tableau, and does not search below one it proves lost (the
    bound holds at any position of a Klondike-type game, see docs/solver.md). */
 static __thread int relax_bound = 0;
 /* The draw-one relaxation, with relax_cover: a card from the stock or waste that goes home
