@@ -243,27 +243,36 @@ def test_the_best_first_search_never_answers_lost_on_its_own() -> None:
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
 
 
+# The streamlined searches' schedule (``_core.tune``'s last four: the first cap below a card
+# turned up at levels 1 and 2, level 3's deadline (0: no level 3), level 2's): one round each,
+# level 2 to a quarter (before 1 December, session 8), and the shipped one.
+UNCAPPED = (0, 0, 0.0, 0.25)
+SHIPPED = (300, 300, 0.0, 0.15)
+
+
 @pytest.mark.parametrize("number", [15, 37])
 def test_the_second_best_first_search_wins_after_level_one_runs_to_its_deadline(
         number: int) -> None:
-    """Klondike draw 3, deals 15 and 37, on 200,000 positions: the level-1 streamlined search
-    runs to its deadline (40 % of the budget) without a win, and the best-first search runs
-    again (other restarts) up to half of the budget: it wins, after level 1 (past 80,000
-    positions), and the line replays. With level 1 up to half of the budget and no second
-    best-first search (the schedule before) the same budget finds nothing."""
+    """Klondike draw 3, deals 15 and 37, on 200,000 positions, with the streamlined searches
+    in one round each (no cap at the flips, no level 3): the level-1 streamlined search runs to
+    its deadline (40 % of the budget) without a win, and the best-first search runs again (other
+    restarts) up to half of the budget: it wins, after level 1 (past 80,000 positions), and the
+    line replays. With level 1 up to half of the budget and no second best-first search (the
+    schedule before) the same budget finds nothing."""
     from reussite.solver import _core
 
-    pos = Position.deal(get_game("klondike-draw-3"), number)
-    status, line, states = core.solve_raw(pos, None, 200_000, False)
-    assert status == "won" and core.last_phase() == "best-first"
-    assert 80_000 < states <= 100_000
-    assert_raw_line_wins(pos, line)
-    _core.tune(5000, 2, -1.0, False, 0.5)
     try:
+        _core.tune(5000, 2, -1.0, False, -1.0, *UNCAPPED)
+        pos = Position.deal(get_game("klondike-draw-3"), number)
+        status, line, states = core.solve_raw(pos, None, 200_000, False)
+        assert status == "won" and core.last_phase() == "best-first"
+        assert 80_000 < states <= 100_000
+        assert_raw_line_wins(pos, line)
+        _core.tune(5000, 2, -1.0, False, 0.5)
         pos = Position.deal(get_game("klondike-draw-3"), number)
         assert core.solve_raw(pos, None, 200_000, False)[0] == "unknown"
     finally:
-        _core.tune(5000, 2, -1.0, False, -1.0)
+        _core.tune(5000, 2, -1.0, False, -1.0, *SHIPPED)
 
 
 def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
@@ -423,3 +432,73 @@ def test_the_reserve_restarts_find_a_leap_year_win_that_one_order_misses() -> No
     assert_raw_line_wins(pos.copy(), line)
     assert core.reserve_restarts(pos, None, 20_000, 7)[0] == "unknown"
 
+
+
+def stream(pos: Position, max_states: int, level: int, cap: int) -> tuple[str, list[RawMove],
+                                                                           int, int]:
+    """The draw-three streamlined search alone (``_core.stream``): (status, line, positions,
+    rounds)."""
+    from reussite.solver import _core
+
+    code, line, states, rounds = _core.stream(core.spec_of(pos), core.piles_of(pos),
+                                              pos.redeals_used, -1.0, max_states, False,
+                                              level, cap, 4)
+    return core.STATUS[code], [tuple(m) for m in line], states, rounds
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_the_streamlined_search_in_rounds_capped_at_the_flips_wins_where_one_round_sinks(
+        level: int) -> None:
+    """Klondike draw 3, deal 1191: the level-1 and level-2 streamlined searches, in rounds that
+    cap the positions searched below each card turned up (300 at first), win within 10,000
+    positions; one round without a cap sinks below an early choice and finds nothing in
+    300,000. The line replays."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1191)
+    assert stream(pos, 300_000, level, 0)[0] == "unknown"
+    status, line, states, _ = stream(pos, 300_000, level, 300)
+    assert status == "won" and states <= 10_000
+    assert_raw_line_wins(pos, line)
+
+
+def test_level_three_keeps_a_card_off_the_foundation_that_level_one_sends_home() -> None:
+    """Klondike draw 3, deal 1058: level 3 (nothing back from a foundation, but only the safe
+    cards sent home at once) wins within 20,000 positions; level 1, which sends every card that
+    can go home at once, finds nothing in 300,000, capped or not. The line replays."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1058)
+    assert stream(pos, 300_000, 1, 0)[0] == "unknown"
+    assert stream(pos, 300_000, 1, 300)[0] == "unknown"
+    status, line, states, _ = stream(pos, 300_000, 3, 300)
+    assert status == "won" and states <= 20_000
+    assert_raw_line_wins(pos, line)
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_capped_streamlined_rounds_never_answer_lost(level: int) -> None:
+    """Klondike draw 3, deal 1 is lost: each streamlined level, in capped rounds, sees all it
+    allows (the last round cut nothing, after more than one) and still answers unknown: a
+    streamlined space without a win proves nothing."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1)
+    status, line, states, rounds = stream(pos, 1_000_000, level, 300)
+    assert status == "unknown" and line == [] and states < 1_000_000 and rounds > 1
+
+
+@pytest.mark.parametrize("number", [1191, 1194])
+def test_the_solver_streamlined_searches_capped_at_the_flips_win_sooner(number: int) -> None:
+    """Klondike draw 3, deals 1191 and 1194, on 200,000 positions: with the shipped schedule
+    the level-2 streamlined search (rounds capped at the flips, 15 % of the budget) wins within
+    10,000 positions; in one round (a quarter of the budget) it finds nothing, and the win comes
+    from the best-first search after it, past 40,000 positions. Both lines replay."""
+    from reussite.solver import _core
+
+    pos = Position.deal(get_game("klondike-draw-3"), number)
+    status, line, states = core.solve_raw(pos, None, 200_000, False)
+    assert status == "won" and core.last_phase() == "level-2" and states <= 10_000
+    assert_raw_line_wins(pos, line)
+    try:
+        _core.tune(5000, 2, -1.0, False, -1.0, *UNCAPPED)
+        pos = Position.deal(get_game("klondike-draw-3"), number)
+        status, line, states = core.solve_raw(pos, None, 200_000, False)
+        assert status == "won" and core.last_phase() == "best-first" and states > 40_000
+        assert_raw_line_wins(pos, line)
+    finally:
+        _core.tune(5000, 2, -1.0, False, -1.0, *SHIPPED)

@@ -1269,6 +1269,12 @@ static int home_due(const Pos *p, const Last *last) {
     return last->m.d;
 }
 
+/* The draw-three win finder's capped rounds (solve_pos): while set, search_round treats a move
+   that turns a face-down card up as a deal is treated in the capped rounds (the positions
+   searched under it capped), so that a streamlined search cannot sink for ever below one early
+   choice. The value: the face-down cards of the root (for the cap's scale). */
+static __thread int flip_cap = 0;
+
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     const Spec *sp = p->sp;
@@ -1342,20 +1348,20 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         return 0;
     }
     if (streamline) {
-        /* any card that can go home without a click goes home alone; nothing comes back
-           from a foundation */
+        /* any card that can go home without a click goes home alone (not at level 3);
+           nothing comes back from a foundation */
         int k = start;
         for (int q = start; q < out->n; q++) {
             Child c = out->v[q];
             if (sp->kind[c.m.s] == K_FOUNDATION) continue;
-            if (streamline > 1 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
+            if (streamline == 2 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
                 && sp->kind[c.m.d] == K_TABLEAU) {
                 int rest = p->len[c.m.s] - c.m.n;
                 if (rest > 0 && (p->c[c.m.s][rest - 1] & UPF)
                     && fits(sp, p->c[c.m.s][rest], p->c[c.m.s][rest - 1]))
                     continue; /* a shuffle: the run already sits on a card it fits */
             }
-            if (!c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
+            if (streamline < 3 && !c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
                 out->v[start] = c;
                 out->n = start + 1;
                 return 0;
@@ -2247,6 +2253,20 @@ static __thread double tune_share = -1.0;
 static __thread int tune_stop = 0;
 static __thread double tune_l1 = -1.0;
 static __thread uint64_t kbest_salt0 = 0;
+/* The streamlined searches' first cap below a card turned up (levels 1 and 2; 0: one round,
+   no cap), see solve_pos. */
+#define FLIP_CAP0 300
+#define FLIP_GROW 4
+static __thread long long tune_flip1 = FLIP_CAP0, tune_flip2 = FLIP_CAP0;
+/* Level 3 after level 1 ran to its deadline: up to this share of the budget (0: none, the
+   shipped schedule: in the solver level 3 won nothing the others did not, and it took the
+   second best-first search's time, see docs/solver.md; _core.tune sets it for experiments). */
+#define LEVEL3_SHARE 0.0
+static __thread double tune_l3 = LEVEL3_SHARE;
+/* Level 2's deadline (of the budget, from the start) when the best-first search runs (a
+   quarter when it does not: the honest player's samples). */
+#define LEVEL2_SHARE 0.15
+static __thread double tune_l2 = LEVEL2_SHARE;
 static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
     if (kbest_user)
         return kbest_tries(root, cx, (const int (*)[KW_N])kbest_w, kbest_user, kbest_first,
@@ -2358,8 +2378,14 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
         nf = &cx->frames.f[cx->frames.n - 1];
         nf->nkids = cx->kids.n - nf->kid0;
         if (cap >= 0) {
-            if (ch.m.s < 0 && ch.clicks == 0) {
+            if (flip_cap ? p->ops[p->nops - 1].op == OP_FLIP : ch.m.s < 0 && ch.clicks == 0) {
                 long long left = 1 + (long long)p->len[0] * 8 / stock_size;
+                if (flip_cap) {
+                    int fd = 0;
+                    for (int i = p->sp->t0; i < p->sp->t0 + p->sp->nt; i++)
+                        for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd++;
+                    left = 1 + (long long)fd * 8 / flip_cap;
+                }
                 nf->dealt = 1;
                 nf->dealt_at = *states;
                 nf->dealt_cap = cap * left;
@@ -2476,9 +2502,30 @@ typedef struct {
     Line line;
 } Result;
 
+/* A streamlined search of draw-three games (streamline `level`), in rounds that cap the
+   positions searched below each card turned up (flip_cap: cap, times FLIP_GROW a round, until a
+   round cut nothing off) when cap > 0, else one round. fd0: the root's face-down cards. The
+   status of the last round (won, or unknown at the budget's end; lost: the streamlined space
+   has no win, which proves nothing). */
+static int stream_rounds(Pos *p, Ctx *cx, const Budget *part, long long *total, int level,
+                         long long cap, int fd0, Line *won) {
+    int r;
+    for (;;) {
+        int cut = 0;
+        flip_cap = cap > 0 ? (fd0 ? fd0 : 1) : 0;
+        streamline = level;
+        r = search_round(p, cx, part, total, cap > 0 ? cap : -1, 0, &cut, won);
+        streamline = 0;
+        flip_cap = 0;
+        if (cx->err || r != ST_LOST || !cut || cap <= 0) return r;
+        cap *= FLIP_GROW;
+    }
+}
+
 /* Which phase of solve_pos ran last (the one that decided, when the answer is won or lost):
    for the tests and the measurements (core.last_phase). */
-enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT, PH_WIDE };
+enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT, PH_WIDE,
+       PH_LEVEL3 };
 static __thread int solve_phase = PH_ROOT;
 
 
@@ -2874,11 +2921,17 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            needed on the tableau, a click or a shuffle may be needed first), so they answer a
            win (a line the engine replays) or nothing; the exact search then runs on what is
            left. By default (streamlined < 0) not when the best line is asked for; the honest
-           player asks for them explicitly (streamlined 1). */
+           player asks for them explicitly (streamlined 1). Where the best-first search runs
+           (kbest_ran): in rounds capped at the flips (stream_rounds), level 2 to LEVEL2_SHARE,
+           and after level 1 ran to its deadline level 3 to tune_l3 (LEVEL3_SHARE: 0, off); the
+           honest player's samples keep one round each, level 2 to a quarter. */
         int kbest_ran = do_kbest;
+        int fd0 = 0;  /* the face-down cards of the root (flip_cap's scale) */
+        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd0++;
         double l1_share = tune_l1 >= 0 ? tune_l1 : kbest_ran ? LEVEL1_SHARE : 0.5;
         for (int level = 2; level >= 1; level--) {
-            double share = level == 2 ? 0.25 : l1_share;
+            double share = level == 2 ? (kbest_ran ? tune_l2 : 0.25) : l1_share;
             if (level == 1 && do_kbest) {
                 int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
                 do_kbest = 0;
@@ -2887,16 +2940,25 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             }
             Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
                            max_states < 0 ? -1 : (long long)((double)max_states * share)};
-            int cut = 0;
             solve_phase = level == 2 ? PH_LEVEL2 : PH_LEVEL1;
-            streamline = level;
-            int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
-            streamline = 0;
+            int r = stream_rounds(p, &cx, &part, &total, level,
+                                  !kbest_ran ? 0 : level == 2 ? tune_flip2 : tune_flip1, fd0,
+                                  &won);
             if (cx.err) goto done;
             if (r == ST_WON) { status = ST_WON; goto done; }
             if (level == 1 && r == ST_UNKNOWN && kbest_ran && l1_share < 0.5) {
-                /* level 1 ran to its deadline: the best-first search again (other restarts)
-                   up to half of the budget, where level 1 would have gone on */
+                /* level 1 ran to its deadline: level 3 (nothing back from a foundation, but
+                   no card sent home but the safe ones) up to tune_l3 of the budget, then the
+                   best-first search again (other restarts) up to half of it, where level 1
+                   would have gone on */
+                if (tune_l3 > l1_share) {
+                    Budget l3 = {time_limit < 0 ? -1.0 : start + time_limit * tune_l3,
+                                 max_states < 0 ? -1 : (long long)((double)max_states * tune_l3)};
+                    solve_phase = PH_LEVEL3;
+                    int r3 = stream_rounds(p, &cx, &l3, &total, 3, tune_flip1, fd0, &won);
+                    if (cx.err) goto done;
+                    if (r3 == ST_WON) { status = ST_WON; goto done; }
+                }
                 Budget rest = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
                                max_states < 0 ? -1 : (long long)((double)max_states * 0.5)};
                 solve_phase = PH_KBEST;
@@ -3870,6 +3932,62 @@ static PyObject *py_best_first(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iNL)", r > 0 ? ST_WON : ST_UNKNOWN, line, states);
 }
 
+/* Experiments: a streamlined search of draw-three games alone (level 2 or 1, 0 none), in capped
+   rounds at the flips (flip_cap) from cap0 positions, times grow each round, when cap0 > 0.
+   (status, line, positions, rounds). A win or nothing. */
+static PyObject *py_stream(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    double time_limit;
+    long long max_states, cap0;
+    int level, cpu, grow;
+    if (!PyArg_ParseTuple(args, "OOOdLpiLi", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &cpu, &level, &cap0, &grow))
+        return NULL;
+    Spec sp;
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
+    if (!p) return NULL;
+    long long states = 0;
+    int r = ST_UNKNOWN, err = 0, rounds = 0;
+    Line won = {0};
+    Py_BEGIN_ALLOW_THREADS
+    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    Ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
+    double expect = max_states >= 0 ? (double)max_states : time_limit * 1e6;
+    size_t tc = (size_t)1 << 16;
+    while (tc < ((size_t)1 << 24) && (double)tc < 2.0 * expect) tc *= 2;
+    if (!cx.buf || table_init(&cx.table, tc, (size_t)1 << 28)) err = 1;
+    else {
+        Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
+        int fd = 0;
+        for (int i = sp.t0; i < sp.t0 + sp.nt; i++)
+            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd++;
+        long long cap = cap0 > 0 ? cap0 : -1;
+        for (;;) {
+            int cut = 0;
+            flip_cap = cap > 0 ? (fd ? fd : 1) : 0;
+            streamline = level;
+            r = search_round(p, &cx, &b, &states, cap, 0, &cut, &won);
+            streamline = 0;
+            flip_cap = 0;
+            rounds++;
+            if (cx.err) { err = 1; break; }
+            if (r != ST_LOST || !cut) break;
+            cap *= grow;
+        }
+        if (r == ST_LOST) r = ST_UNKNOWN;  /* streamlined: proves nothing */
+    }
+    ctx_free(&cx);
+    Py_END_ALLOW_THREADS
+    free_pos(p);
+    if (err) { free(won.v); return PyErr_NoMemory(); }
+    PyObject *line = moves_list(won.v, r == ST_WON ? won.n : 0);
+    free(won.v);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNLi)", r, line, states, rounds);
+}
+
 /* One exact search round alone (no win finder, no relaxation), with the draw-one covering rule
    (relax: exact only in a draw-one game turned over without limit) and the order bound at every
    position (bound: Klondike-type games) if asked for. For the tests and for measuring.
@@ -3923,7 +4041,15 @@ static PyObject *py_tune(PyObject *self, PyObject *args) {
     long long first;
     int grow, stop;
     double share, l1 = -1.0;
-    if (!PyArg_ParseTuple(args, "Lidp|d", &first, &grow, &share, &stop, &l1)) return NULL;
+    long long f1 = -1, f2 = -1;
+    double l3 = -1.0, l2 = -1.0;
+    if (!PyArg_ParseTuple(args, "Lidp|dLLdd", &first, &grow, &share, &stop, &l1, &f1, &f2, &l3,
+                          &l2))
+        return NULL;
+    if (l2 >= 0) tune_l2 = l2;
+    if (l3 >= 0) tune_l3 = l3;
+    if (f1 >= 0) tune_flip1 = f1;
+    if (f2 >= 0) tune_flip2 = f2;
     tune_l1 = l1;
     tune_first = first;
     tune_grow = grow;
@@ -3944,8 +4070,10 @@ static PyMethodDef methods[] = {
      " stop after the win finders) of the draw-three best-first search."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
-     " streamlined, 7 exact, 8 the wide beam (Leap Year)."},
+     " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
     {"best_first", py_best_first, METH_VARARGS, "The Klondike best-first win finder alone."},
+    {"stream", py_stream, METH_VARARGS, "Experiments: a draw-three streamlined search alone, in"
+     " rounds capped at the flips: (status, line, positions, rounds)."},
     {"visible_plan", py_visible_plan, METH_VARARGS, "The honest planning search on a masked"
      " position: (best, root, line, positions)."},
     {"order_lost", py_order_lost, METH_VARARGS, "The order bound of Klondike-type games."},
