@@ -129,9 +129,11 @@ LAST_RESORT_GAMES = frozenset({"astrocyte"})
 
 GAME_DEEP: dict[str, int] = {
     "spider": 200_000,
+    "astrocyte": 200_000,
 }
 """Positions of the second, deeper search before a deal (``VisibleEffort.deep``) for a game
-(docs/solver.md: chosen on deals 1001-1100; 15 of deals 1-300 won against 9 without it)."""
+(docs/solver.md: Spider 4 suits chosen on deals 1001-1100, 15 of deals 1-300 won against 9
+without it; Astrocyte on deals 1001-1200, 69 won against 54). Not used by hints."""
 
 
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
