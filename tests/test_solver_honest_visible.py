@@ -193,6 +193,35 @@ def test_the_deeper_search_before_a_deal_never_reads_a_hidden_card(number: int,
         assert visible_move(twin, effort) == visible_move(pos, effort)
 
 
+@pytest.mark.parametrize("number", [3, 4])
+def test_astrocyte_searches_deeper_before_a_deal_and_reads_no_hidden_card(number: int) -> None:
+    """Astrocyte's effort has the deeper search before a deal (hints do not: they keep
+    ``deep=0``); along a game, where it runs (more positions than the first search, which
+    found nothing better), two positions that look the same give the same line."""
+    from reussite.solver.hints import suggest_move
+
+    assert visible_effort("astrocyte").deep > visible_effort("astrocyte").nodes
+    effort = replace(visible_effort("astrocyte", 2_000), deep=20_000)
+    pos = Position.deal(get_game("astrocyte"), number)
+    ran = 0
+    for _ in range(50):
+        first, spent = [0], [0]
+        line = decide(pos, replace(effort, deep=0), first)
+        deeper = decide(pos, effort, spent)
+        if spent[0] > first[0]:
+            ran += 1
+            twin = shuffled_hidden(pos, ran)
+            assert twin.player_view() == pos.player_view() and twin.piles != pos.piles
+            assert decide(twin, effort) == deeper
+        else:
+            assert deeper == line
+        if not deeper:
+            break
+        pos.push_raw(deeper[0])
+    assert ran
+    assert suggest_move(pos) in pos.raw_moves()
+
+
 def test_the_deeper_search_runs_only_when_the_first_finds_nothing() -> None:
     """``deep``: where the first search finds a better position, its line is played as without
     ``deep``; where it finds none (the line would deal) after using its whole budget, the

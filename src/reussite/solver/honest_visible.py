@@ -20,10 +20,11 @@ of the game instead of guessing the hidden cards:
   first going to the best position to deal from (the same evaluation, an empty pile forbidding
   the deal worst of all: in Spider and Astrocyte every pile must be filled first). The deal is
   the one chance move; nothing is dealt while a better position, a card turned up among
-  others, is in reach. With ``VisibleEffort.deep`` (Spider 4 suits: :data:`GAME_DEEP`), a
-  first search that finds nothing better is followed by a deeper one before the player deals;
-  with ``VisibleEffort.resort_before_deal`` (Spider 4 suits: :data:`GAME_RESORT_BEFORE_DEAL`)
-  the player then first goes to any card it can turn up, as the last resort does.
+  others, is in reach. With ``VisibleEffort.deep`` (Spider 4 suits and Astrocyte:
+  :data:`GAME_DEEP`), a first search that finds nothing better is followed by a deeper one
+  before the player deals; with ``VisibleEffort.resort_before_deal`` (Spider 4 suits:
+  :data:`GAME_RESORT_BEFORE_DEAL`) the player then first goes to any card it can turn up, as
+  the last resort does.
 - The game ends lost when nothing improves the position and the stock is empty (or cannot be
   dealt), or at the :class:`.honest.Referee`'s ends.
 
@@ -148,9 +149,12 @@ GAME_RESORT_BEFORE_DEAL: dict[str, int] = {
 
 GAME_DEEP: dict[str, int] = {
     "spider": 200_000,
+    "astrocyte": 200_000,
 }
 """Positions of the second, deeper search before a deal (``VisibleEffort.deep``) for a game
-(docs/solver.md: chosen on deals 1001-1100; 15 of deals 1-300 won against 9 without it)."""
+(docs/solver.md: Spider 4 suits chosen on deals 1001-1100, 15 of deals 1-300 won against 9
+without it; Astrocyte on deals 1001-1200, 69 won against 54, and 87 of deals 1-300 against
+79). Not used by hints."""
 
 
 def visible_effort(game_id: str, nodes: int | None = None) -> VisibleEffort:
