@@ -2550,6 +2550,18 @@ static void ctx_free(Ctx *cx) {
     table_free(&cx->table);
 }
 
+/* A search context for the experiments' wrappers (py_stream, py_exhaust): zeroed, a move buffer,
+   and a table sized for the expected positions (max_states, else a million a second of
+   time_limit), growing to 2^28. 0, or 1 on memory error (ctx_free frees what was made). */
+static int ctx_open(Ctx *cx, const Spec *sp, double time_limit, long long max_states) {
+    memset(cx, 0, sizeof *cx);
+    cx->buf = malloc(sizeof(Move) * (size_t)max_moves(sp));
+    double expect = max_states >= 0 ? (double)max_states : time_limit * 1e6;
+    size_t cap0 = (size_t)1 << 16;
+    while (cap0 < ((size_t)1 << 24) && (double)cap0 < 2.0 * expect) cap0 *= 2;
+    return !cx->buf || table_init(&cx->table, cap0, (size_t)1 << 28);
+}
+
 /* ------------------------------------------------------------------ the reserve games' wide beam */
 
 /* Leap Year (any-suit foundations fed only from reserves, a stock dealt onto the non-empty
@@ -3952,12 +3964,7 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Ctx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
-    double expect = max_states >= 0 ? (double)max_states : time_limit * 1e6;
-    size_t tc = (size_t)1 << 16;
-    while (tc < ((size_t)1 << 24) && (double)tc < 2.0 * expect) tc *= 2;
-    if (!cx.buf || table_init(&cx.table, tc, (size_t)1 << 28)) err = 1;
+    if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
     else {
         Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
         int fd = 0;
@@ -4008,12 +4015,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Ctx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
-    double expect = max_states >= 0 ? (double)max_states : time_limit * 1e6;
-    size_t cap0 = (size_t)1 << 16;
-    while (cap0 < ((size_t)1 << 24) && (double)cap0 < 2.0 * expect) cap0 *= 2;
-    if (!cx.buf || table_init(&cx.table, cap0, (size_t)1 << 28)) err = 1;
+    if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
     else if (is_won(p)) r = ST_WON;
     else {
         Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
