@@ -2758,6 +2758,12 @@ static int wb_closure(Wb *w, const WbState *s0) {
     return 0;
 }
 
+/* The games the wide beam is for (Leap Year): reserves only, emptied reserves skipped by the
+   deals, no gathering. */
+static int wide_beam_game(const Spec *sp) {
+    return sp->reserve_only && sp->skip_empty && sp->redeal != R_GATHER;
+}
+
 /* The wide beam from p with these settings: 1 won (the engine's moves in *won, replayed from p),
    0 not (the budget spent, or every position left out), -1 on memory error. */
 static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, int width,
@@ -2881,8 +2887,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            RESERVE_STREAM_END (not when the best line is asked for: the honest player's
            samples keep the exact search alone) */
         double beam_end = 0.5;
-        if (sp->reserve_only && sp->skip_empty && sp->redeal != R_GATHER &&
-            (max_states < 0 || max_states >= WIDE_MIN_STATES)) {
+        if (wide_beam_game(sp) && (max_states < 0 || max_states >= WIDE_MIN_STATES)) {
             /* Leap Year: the wide beam first (wide_beam, its settings in turn) up to
                WIDE_SHARE of the budget, then the beam up to RESERVE_BEAM_END */
             Budget wide = {time_limit < 0 ? -1.0 : start + time_limit * WIDE_SHARE,
@@ -3398,6 +3403,13 @@ static PyObject *result_line(int rc, Result *res) {
     return line;
 }
 
+/* A search's answer for Python: (status, line, positions), freeing the line. */
+static PyObject *result_value(int rc, Result *res) {
+    PyObject *line = result_line(rc, res);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNL)", res->status, line, res->states);
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
     double time_limit;
@@ -3420,9 +3432,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                    streamlined, best_first, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    PyObject *line = result_line(rc, &res);
-    if (!line) return NULL;
-    return Py_BuildValue("(iNL)", res.status, line, res.states);
+    return result_value(rc, &res);
 }
 
 /* Experiments: streamlined restarts alone. Try t (0, 1, ...) runs the reserve streamlined
@@ -3484,16 +3494,14 @@ static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, -1};
-    if (sp.reserve_only && sp.skip_empty && sp.redeal != R_GATHER) {
+    if (wide_beam_game(&sp)) {
         int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty);
         if (r < 0) rc = -1;
         if (r > 0) res.status = ST_WON;
     }
     Py_END_ALLOW_THREADS
     free_pos(p);
-    PyObject *line = result_line(rc, &res);
-    if (!line) return NULL;
-    return Py_BuildValue("(iNL)", res.status, line, res.states);
+    return result_value(rc, &res);
 }
 
 static PyObject *py_restarts(PyObject *self, PyObject *args) {
