@@ -17,6 +17,7 @@ import pytest
 
 from reussite.engine import Position
 from reussite.games import get_game
+from reussite.rules import GameRules
 from reussite.solver import core
 
 
@@ -83,6 +84,20 @@ def test_the_order_bound_at_every_position_proves_deal_180_lost() -> None:
     assert status == "lost" and line == [] and states < 200_000
 
 
+def _after_random_moves(game: GameRules, number: int, rng: random.Random, least: int,
+                        most: int) -> Position:
+    """Deal `number` of Klondike draw 3 set up under `game`'s rules, then between `least` and
+    `most` random moves (fewer if none is left)."""
+    pos = Position(game, number,
+                   [list(p) for p in Position.deal(get_game("klondike-draw-3"), number).piles])
+    for _ in range(rng.randrange(least, most)):
+        moves = pos.raw_moves()
+        if not moves:
+            break
+        pos.push_raw(rng.choice(moves))
+    return pos
+
+
 @pytest.mark.parametrize("number", [3, 6, 9])
 def test_the_order_bound_at_every_position_keeps_the_search_exact(number: int) -> None:
     """The bound only cuts off positions from which no line wins, so the exhaustive search
@@ -94,12 +109,7 @@ def test_the_order_bound_at_every_position_keeps_the_search_exact(number: int) -
     answers, pruned = set(), 0
     for game, cover in ((get_game("klondike"), True), (rules3, False)):
         for _ in range(3):
-            pos = Position(game, number, [list(p) for p in Position.deal(rules3, number).piles])
-            for _ in range(rng.randrange(0, 30)):
-                moves = pos.raw_moves()
-                if not moves:
-                    break
-                pos.push_raw(rng.choice(moves))
+            pos = _after_random_moves(game, number, rng, 0, 30)
             plain = exhaust(pos, cover=cover, bound=False, max_states=400_000)
             with_bound = exhaust(pos, cover=cover, bound=True, max_states=400_000)
             assert plain[0] != "unknown" and with_bound[0] == plain[0], (game.id, number)
@@ -140,17 +150,12 @@ def test_the_relaxations_rules_keep_the_draw_one_search_exact(seed: int) -> None
     decided with both rules, and the rules cut positions off on lost ones (so the comparison
     can fail)."""
     rng = random.Random(seed)
-    rules3, rules1 = get_game("klondike-draw-3"), get_game("klondike")
+    rules1 = get_game("klondike")
     answers: dict[str, int] = {}
     cut = 0
     while len(answers) < 2 or min(answers.values()) < 3:
         number = rng.randrange(1, 1000)
-        pos = Position(rules1, number, [list(p) for p in Position.deal(rules3, number).piles])
-        for _ in range(rng.randrange(10, 80)):
-            moves = pos.raw_moves()
-            if not moves:
-                break
-            pos.push_raw(rng.choice(moves))
+        pos = _after_random_moves(rules1, number, rng, 10, 80)
         plain = exhaust(pos, cover=False, bound=False, max_states=100_000)
         if plain[0] == "unknown":
             continue
