@@ -1091,8 +1091,17 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
     return score;
 }
 
-static __thread int relax_cover, relax_home;
-static int home_due(const Pos *p, const Last *last);
+/* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
+   tableau must be covered at once: the only children after it put a card on it (exact in a
+   draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
+   apart from the same position reached otherwise. */
+static __thread int relax_cover = 0;
+/* The draw-one relaxation, with relax_cover: a card from the stock or waste that goes home
+   (not a King, not safe) must be followed at once by the next card of its suit going home: the
+   only children after it are that card's moves to the foundation, and such a position is keyed
+   apart too (exact in a draw-one game turned over without limit, see docs/solver.md, "Home at
+   once"). */
+static __thread int relax_home = 0;
 
 /* What the draw-one relaxation's rules can use at the next move (children, with relax_cover):
    the cards of the stock and waste, the foundations' top cards (when they give back), the
@@ -1241,22 +1250,11 @@ static __thread int streamline = 0;
    a random order (restarts, see reserve_restarts). */
 static __thread uint64_t stream_salt = 0;
 static __thread int stream_nobound = 0;  /* experiments: the win search without the rank bound */
-/* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
-   tableau must be covered at once: the only children after it put a card on it (exact in a
-   draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
-   apart from the same position reached otherwise. */
-static __thread int relax_cover;
 /* The draw-one relaxation's first part (solve_pos): while set, search_round tries the order bound
    (order_lost) at every position it adds after a move onto the tableau from the stock or the
    tableau, and does not search below one it proves lost (the
    bound holds at any position of a Klondike-type game, see docs/solver.md). */
 static __thread int relax_bound = 0;
-/* The draw-one relaxation, with relax_cover: a card from the stock or waste that goes home
-   (not a King, not safe) must be followed at once by the next card of its suit going home: the
-   only children after it are that card's moves to the foundation, and such a position is keyed
-   apart too (exact in a draw-one game turned over without limit, see docs/solver.md, "Home at
-   once"). */
-static __thread int relax_home;
 
 /* The foundation whose next card must go home now (relax_home), or -1. */
 static int home_due(const Pos *p, const Last *last) {
