@@ -3984,7 +3984,14 @@ static PyObject *py_best_first(PyObject *self, PyObject *args) {
         if (nw) memcpy(kbest_w, w, sizeof w);
         kbest_first = first;
         kbest_grow = grow;
+        /* the built-in weightings (nw 0) with these sizes too */
+        long long first0 = tune_first;
+        int grow0 = tune_grow;
+        tune_first = first;
+        tune_grow = grow;
         r = err || lost ? 0 : kbest_search(p, &cx, &b, &states, &won);
+        tune_first = first0;
+        tune_grow = grow0;
         kbest_user = 0;
         guide_nh = guide_ns = 0;
         if (r < 0) err = 1;
@@ -4040,7 +4047,9 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
             if (r != ST_LOST || !cut) break;
             cap *= grow;
         }
-        if (r == ST_LOST) r = ST_UNKNOWN;  /* streamlined: proves nothing */
+        /* streamlined: proves nothing; level 0 (the exact search's children, capped or not):
+           a round that cut nothing saw the whole space, lost */
+        if (r == ST_LOST && level % 10) r = ST_UNKNOWN;
     }
     ctx_free(&cx);
     Py_END_ALLOW_THREADS
@@ -4127,8 +4136,10 @@ static PyObject *py_last_phase(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
      " and the order bound at every position if asked for: (status, positions)."},
-    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth, share,"
-     " stop after the win finders) of the draw-three best-first search."},
+    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth (0: Luby sizes),"
+     " share, stop after the win finders) of the draw-three best-first search, then level 1's"
+     " deadline, the flip caps, level 3's and level 2's deadlines, the exact search's first"
+     " flip cap (0: one round)."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
      " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
