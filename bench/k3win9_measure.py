@@ -26,7 +26,8 @@ def main() -> None:
             t = time.time()
             o = batch.decide("klondike-draw-3", d, seconds)
             row = {"deal": d, "status": o.status, "states": o.states,
-                   "cpu_seconds": round(o.cpu_seconds, 3), "wall_seconds": round(time.time() - t, 2),
+                   "cpu_seconds": round(o.cpu_seconds, 3),
+                   "wall_seconds": round(time.time() - t, 2),
                    "phase": core.last_phase(), "replays": True if o.status == "won" else None,
                    "moves": o.moves, "code": code}
             f.write(json.dumps(row) + "\n")
