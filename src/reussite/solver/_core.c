@@ -2200,10 +2200,22 @@ static const int kbest_orders[][KW_N] = {
    weightings ws[0..nw-1]) until a win or the budget's end; stops when a try saw all its
    children allow (a larger one would see the same) in every weighting of a round. The salts
    run from `salt0`. */
+/* The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...), i from 1: the restarts' sizes when
+   grow is 0 (kbest_tries). */
+static long long luby(long long i) {
+    for (;;) {
+        long long k = 1;
+        while (((long long)1 << k) - 1 < i) k++;
+        if (((long long)1 << k) - 1 == i) return (long long)1 << (k - 1);
+        i -= ((long long)1 << (k - 1)) - 1;
+    }
+}
+
 static int kbest_tries(Pos *root, Ctx *cx, const int (*ws)[KW_N], int nw, long long first,
                        int grow, uint64_t salt0, const Budget *bud, long long *states,
                        Line *won) {
     long long size = first;
+    long long round = 1;  /* grow 0: the round's size is first times luby(round) */
     int alls = 0;
     /* a table of its own, sized for a try (room for its positions, half full): the solver's
        table is sized for its whole budget (up to 2^24 slots), and clearing it for every try
@@ -2225,9 +2237,10 @@ static int kbest_tries(Pos *root, Ctx *cx, const int (*ws)[KW_N], int nw, long l
         if (r) { table_free(&tab); return r; }
         alls += all;
         if (k == nw - 1) {
-            if (alls == nw) break;
+            if (alls == nw) break;  /* every weighting saw all its children allow */
             alls = 0;
-            size *= grow;
+            if (grow) size *= grow;
+            else size = first * luby(++round);
         }
     }
     table_free(&tab);
@@ -2265,6 +2278,13 @@ static __thread double tune_l3 = LEVEL3_SHARE;
    quarter when it does not: the honest player's samples). */
 #define LEVEL2_SHARE 0.15
 static __thread double tune_l2 = LEVEL2_SHARE;
+/* The exact search of draw-three games turned over without limit (session 9, for experiments):
+   in rounds capped at the flips (flip_cap), the first cap this, times FLIP_GROW a round until a
+   round cut nothing off (that round is the whole exact search: lost is proved there); 0: one
+   uncapped round, the shipped setting (capped, it won no deal the win finders did not and cost
+   a loss proof, see docs/solver-s9-k3win9.md). Not when the best line is asked for. */
+#define EXACT_CAP0 0
+static __thread long long tune_xcap = EXACT_CAP0;
 static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
     if (kbest_user)
         return kbest_tries(root, cx, (const int (*)[KW_N])kbest_w, kbest_user, kbest_first,
@@ -2274,6 +2294,23 @@ static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states
 }
 
 /* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
+/* Experiments (py_stream, level + 10): the depth-first search's children ordered by the
+   best-first search's evaluation of the position each leads to (kbest_orders[0], no noise). */
+static __thread int order_eval = 0;
+static void order_by_eval(Pos *p, Kids *kids, int k0) {
+    Move click = {-1, -1, 0};
+    for (int q = k0; q < kids->n; q++) {
+        Child *c = &kids->v[q];
+        if (c->score >= SAFE) continue;
+        int steps = 0, bad = 0;
+        for (int t = 0; t < c->clicks && !bad; t++, steps++) bad = push_move(p, click);
+        if (!bad) { bad = push_move(p, c->m); steps++; }
+        c->score = bad ? INT32_MIN + 1 : evaluate_klondike(p, kbest_orders[0]);
+        for (int t = 0; t < steps; t++) pop_move(p);
+    }
+    sort_kids(kids->v + k0, kids->n - k0);
+}
+
 static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
                         int best_line, int *cut, Line *won_line) {
     int depth0 = p->nmoves;
@@ -2374,6 +2411,7 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
         last.ops = last_ops(p);
         if (children(p, &last, &cx->kids, cx->buf)) goto oom;
         nf = &cx->frames.f[cx->frames.n - 1];
+        if (order_eval) order_by_eval(p, &cx->kids, nf->kid0);
         nf->nkids = cx->kids.n - nf->kid0;
         if (cap >= 0) {
             if (flip_cap ? p->ops[p->nops - 1].op == OP_FLIP : ch.m.s < 0 && ch.clicks == 0) {
@@ -3071,13 +3109,24 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
     int nrounds = sp->deals_to_piles ? 2 : 1;
+    /* draw three turned over without limit (Klondike draw 3, Athena): the exact search in rounds
+       capped at the flips (tune_xcap, EXACT_CAP0), as the streamlined searches; the round that
+       cuts nothing is the whole search */
+    int xfd = 0;
+    int xcapped = ordering && !best_line && tune_xcap > 0 && nrounds == 1 && sp->waste >= 0 &&
+                  sp->draw > 1 && sp->safe_foundation && sp->stock_turns;
+    if (xcapped)
+        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) xfd++;
     solve_phase = PH_EXACT;
     for (int r = 0; r < nrounds && !cx.err; r++) {
         const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
-        long long cap = (nrounds == 2 && r == 1) ? FIRST_DEAL_CAP : -1;
+        long long cap = (nrounds == 2 && r == 1) ? FIRST_DEAL_CAP : xcapped ? tune_xcap : -1;
         for (;;) {
             int cut = 0;
+            flip_cap = xcapped ? (xfd ? xfd : 1) : 0;
             status = search_round(p, &cx, b, &total, cap, best_line, &cut, &won);
+            flip_cap = 0;
             if (cx.err) break;
             if (status == ST_UNKNOWN && best_line && cx.best.n > bestall.n) {
                 bestall.n = 0;
@@ -3935,7 +3984,14 @@ static PyObject *py_best_first(PyObject *self, PyObject *args) {
         if (nw) memcpy(kbest_w, w, sizeof w);
         kbest_first = first;
         kbest_grow = grow;
+        /* the built-in weightings (nw 0) with these sizes too */
+        long long first0 = tune_first;
+        int grow0 = tune_grow;
+        tune_first = first;
+        tune_grow = grow;
         r = err || lost ? 0 : kbest_search(p, &cx, &b, &states, &won);
+        tune_first = first0;
+        tune_grow = grow0;
         kbest_user = 0;
         guide_nh = guide_ns = 0;
         if (r < 0) err = 1;
@@ -3980,16 +4036,20 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
         for (;;) {
             int cut = 0;
             flip_cap = cap > 0 ? (fd ? fd : 1) : 0;
-            streamline = level;
+            streamline = level % 10;
+            order_eval = level >= 10;
             r = search_round(p, &cx, &b, &states, cap, 0, &cut, &won);
             streamline = 0;
+            order_eval = 0;
             flip_cap = 0;
             rounds++;
             if (cx.err) { err = 1; break; }
             if (r != ST_LOST || !cut) break;
             cap *= grow;
         }
-        if (r == ST_LOST) r = ST_UNKNOWN;  /* streamlined: proves nothing */
+        /* streamlined: proves nothing; level 0 (the exact search's children, capped or not):
+           a round that cut nothing saw the whole space, lost */
+        if (r == ST_LOST && level % 10) r = ST_UNKNOWN;
     }
     ctx_free(&cx);
     Py_END_ALLOW_THREADS
@@ -4051,9 +4111,11 @@ static PyObject *py_tune(PyObject *self, PyObject *args) {
     double share, l1 = -1.0;
     long long f1 = -1, f2 = -1;
     double l3 = -1.0, l2 = -1.0;
-    if (!PyArg_ParseTuple(args, "Lidp|dLLdd", &first, &grow, &share, &stop, &l1, &f1, &f2, &l3,
-                          &l2))
+    long long xcap = -1;
+    if (!PyArg_ParseTuple(args, "Lidp|dLLddL", &first, &grow, &share, &stop, &l1, &f1, &f2, &l3,
+                          &l2, &xcap))
         return NULL;
+    if (xcap >= 0) tune_xcap = xcap;
     if (l2 >= 0) tune_l2 = l2;
     if (l3 >= 0) tune_l3 = l3;
     if (f1 >= 0) tune_flip1 = f1;
@@ -4074,8 +4136,10 @@ static PyObject *py_last_phase(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
      " and the order bound at every position if asked for: (status, positions)."},
-    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth, share,"
-     " stop after the win finders) of the draw-three best-first search."},
+    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth (0: Luby sizes),"
+     " share, stop after the win finders) of the draw-three best-first search, then level 1's"
+     " deadline, the flip caps, level 3's and level 2's deadlines, the exact search's first"
+     " flip cap (0: one round)."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
      " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
