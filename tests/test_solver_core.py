@@ -382,16 +382,45 @@ def test_the_wide_beam_wins_leap_year_deal_16_that_replays() -> None:
     """Leap Year deal 16 (Kings at two reserve bottoms) stayed unknown at 60 s of CPU with the
     beam, the restarts and the exact search: the wide beam (2,000 positions kept at each
     deal, every position plays alone reach from one dealt onto) wins it in about 2.6 million
-    positions; kept 200 wide it does not. The engine replays the line, and ``solve`` on 10
-    million positions (the wide beam first, on 30 % of them) wins it the same way."""
+    positions; kept 200 wide it does not. The engine replays the line, and ``solve`` on 15
+    million positions (the wide beam first, on 30 % of them, with the rank bound in the last 4
+    deals as shipped: about 4.2 million) wins it the same way as the wide beam alone with that
+    bound."""
     pos = Position.deal(get_game("leap-year"), 16)
     assert core.wide_beam(pos, None, width=200)[:2] == ("unknown", [])
     status, line, states = core.wide_beam(pos, None)
     assert status == "won" and states < 3_000_000
     assert_raw_line_wins(pos.copy(), line)
-    status, line2, _ = core.solve_raw(pos, None, 10_000_000, False)
+    status, line, _ = core.wide_beam(pos, None, bound_deals=4)
+    assert status == "won"
+    assert_raw_line_wins(pos.copy(), line)
+    status, line2, _ = core.solve_raw(pos, None, 15_000_000, False)
     assert status == "won" and core.last_phase() == "wide-beam" and line2 == line
     assert_raw_line_wins(pos, line2)
+
+
+def test_the_wide_beam_leaves_out_dealt_positions_the_rank_bound_proves_lost() -> None:
+    """Leap Year deal 1002 (a tuning deal, King at a reserve bottom): the wide beam alone
+    (first setting) keeps positions that no line wins from and loses the game; with the rank
+    bound on the dealt positions of the last 4 deals (``bound_deals=4``), those are left out
+    (counted by ``wide_beam_cut``), others take their places and it wins. The engine replays
+    the line. Without the bound nothing is left out."""
+    pos = Position.deal(get_game("leap-year"), 1002)
+    assert not core.proven_lost(pos)
+    assert core.wide_beam(pos, None)[:2] == ("unknown", [])
+    assert core.wide_beam_cut() == 0
+    status, line, _ = core.wide_beam(pos, None, bound_deals=4)
+    assert status == "won" and core.wide_beam_cut() > 0
+    assert_raw_line_wins(pos, line)
+
+
+def test_the_wide_beam_with_the_rank_bound_still_never_answers_lost() -> None:
+    """Leap Year deal 2 is lost at the root (no King at a reserve bottom): with the bound on
+    every deal the wide beam leaves out dealt positions and answers ``unknown``, never
+    ``lost`` (the bound only says which positions to drop, the beam proves nothing)."""
+    pos = Position.deal(get_game("leap-year"), 2)
+    status, line, states = core.wide_beam(pos, None, width=300, bound_deals=23)
+    assert (status, line) == ("unknown", []) and states > 0 and core.wide_beam_cut() > 0
 
 
 def test_the_wide_beam_never_answers_lost_on_its_own() -> None:
@@ -415,7 +444,8 @@ def test_the_wide_beam_is_not_used_on_small_budgets_of_positions() -> None:
     small = core.solve_raw(pos, None, 150_000, False)
     assert small[0] == "won" and core.last_phase() == "beam"
     assert core.solve_raw(pos, None, 1_999_999, False) == small
-    assert core.solve_raw(pos, None, 4_000_000, False)[0] == "won"
+    # the wide beam's 30 % (2.4 million) holds its win with the rank bound (about 1.9 million)
+    assert core.solve_raw(pos, None, 8_000_000, False)[0] == "won"
     assert core.last_phase() == "wide-beam"
 
 

@@ -2507,13 +2507,15 @@ static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, in
    to this share (the exact search gets the rest). */
 #define RESERVE_STREAM_END 0.95
 /* Leap Year: the wide beam (wide_beam) first, up to this share of the budget, its settings
-   (width, closure cap, weight of an inversion, of an emptied pile) in turn; then the beam up to
-   RESERVE_BEAM_END (half of the budget without the wide beam). */
+   (width, closure cap, weight of an inversion, of an emptied pile, the deals from the end of the
+   stock where the rank bound leaves out the dealt positions it proves lost) in turn; then the
+   beam up to RESERVE_BEAM_END (half of the budget without the wide beam). The bound in the last
+   4 deals: tuned on deals 1001-1100 (docs/solver-s9-leap9.md). */
 #define WIDE_SHARE 0.3
 /* Below this budget of positions no wide beam (a setting takes 0.5-3 million). */
 #define WIDE_MIN_STATES 2000000
 #define RESERVE_BEAM_END 0.65
-static const int WIDE_SETTINGS[][4] = {{2000, 2000, 3, 50}, {2000, 1000, 10, 50}};
+static const int WIDE_SETTINGS[][5] = {{2000, 2000, 3, 50, 4}, {2000, 1000, 10, 50, 4}};
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
@@ -2628,6 +2630,10 @@ typedef struct {
     int nr, ns, copies[14];
     uint8_t stock[MAXL];  /* ranks, in dealing order */
     int width, cap, w_inv, w_empty;
+    int bound_deals;      /* the rank bound on a dealt position this few deals from the end */
+    const Spec *sp;       /* the game (for the rank bound) */
+    Pos *bp;              /* a scratch position the rank bound reads (wb_lost) */
+    long long bound_cut;  /* dealt positions the bound left out */
     uint64_t z[WB_NR][WB_H][14], zsi[MAXL + 1], zal[256];
     uint64_t *set; size_t scap, sn;    /* the keys seen at this deal (dealt positions) */
     uint64_t *loc; uint32_t *lgen, gen; size_t lcap, ln;  /* the keys of one closure (slots of
@@ -2707,9 +2713,36 @@ static void wb_safe(const Wb *w, WbState *s) {
     }
 }
 
+/* The rank bound (proven_lost) on a dealt position, rebuilt as a position of the game: the
+   foundations from the counts home (h[r] of them reached r), the reserves and the stock on ranks
+   (suit 0: the bound reads ranks only). 1: no line wins from it. */
+static int wb_lost(Wb *w, const WbState *s) {
+    const Spec *sp = w->sp;
+    Pos *p = w->bp;
+    p->len[0] = w->ns - s->si;
+    for (int i = 0; i < p->len[0]; i++) p->c[0][p->len[0] - 1 - i] = (uint8_t)(w->stock[s->si + i] << 2);
+    for (int k = 0; k < sp->nf; k++) {
+        int f = sp->f0 + k, ht = 0;
+        while (ht < 13 && s->h[ht + 1] > k) ht++;
+        p->len[f] = ht;
+        for (int r = 1; r <= ht; r++) p->c[f][r - 1] = (uint8_t)(r << 2);
+    }
+    for (int q = 0; q < w->nr; q++) {
+        int i = sp->r0 + q;
+        p->len[i] = s->len[q];
+        for (int k = 0; k < s->len[q]; k++) p->c[i][k] = (uint8_t)(s->c[q][k] << 2);
+    }
+    return proven_lost(p);
+}
+
 /* a ranks below b: a lower evaluation, or the same found later */
 static inline int wb_worse(const WbState *a, const WbState *b) {
     return a->ev < b->ev || (a->ev == b->ev && a->seq > b->seq);
+}
+
+/* whether a dealt position with this evaluation would be kept now (wb_keep's test) */
+static inline int wb_would_keep(const Wb *w, const WbState *s) {
+    return w->hn < w->width || wb_worse(&w->heap[0], s);
 }
 
 /* keeps a dealt position among the best `width` (a heap, worst on top) */
@@ -2780,7 +2813,17 @@ static int wb_closure(Wb *w, const WbState *s0) {
                 t.key = wb_key(w, &t);
                 int a = wb_add(&w->set, &w->scap, &w->sn, t.key);
                 if (a < 0) return -1;
-                if (a) { t.ev = wb_eval(w, &t); t.seq = w->seq++; wb_keep(w, &t); }
+                if (a) {
+                    t.ev = wb_eval(w, &t);
+                    t.seq = w->seq++;
+                    if (wb_would_keep(w, &t)) {
+                        if (w->bound_deals > 0 && w->ns - t.si <= w->bound_deals * w->nr &&
+                            wb_lost(w, &t))
+                            w->bound_cut++;
+                        else
+                            wb_keep(w, &t);
+                    }
+                }
             }
         }
         for (int q = 0; q < w->nr; q++) {
@@ -2802,8 +2845,9 @@ static int wide_beam_game(const Spec *sp) {
 
 /* The wide beam from p with these settings: 1 won (the engine's moves in *won, replayed from p),
    0 not (the budget spent, or every position left out), -1 on memory error. */
+static __thread long long wb_bound_cut; /* the last wide beam's positions the bound left out */
 static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, int width,
-                     int cap, int w_inv, int w_empty) {
+                     int cap, int w_inv, int w_empty, int bound_deals) {
     const Spec *sp = p->sp;
     if (sp->nr > WB_NR || sp->nr < 1) return 0;
     Wb *w = calloc(1, sizeof *w);
@@ -2812,6 +2856,13 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     w->nr = sp->nr;
     w->ns = p->len[0];
     w->width = width; w->cap = cap; w->w_inv = w_inv; w->w_empty = w_empty;
+    w->bound_deals = bound_deals;
+    w->sp = sp;
+    if (bound_deals > 0) {
+        w->bp = calloc(1, sizeof(Pos));
+        if (!w->bp) { free(w); return -1; }
+        w->bp->sp = sp;
+    }
     for (int r = 1; r < 14; r++) w->copies[r] = sp->rank_copies[r];
     for (int i = 0; i < w->ns; i++) w->stock[i] = (uint8_t)RANK(p->c[0][w->ns - 1 - i]);
     uint64_t x = 0x5769646542656D31ULL;
@@ -2880,7 +2931,9 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     }
 out:
     *states += w->states;
+    wb_bound_cut = w->bound_cut;
     free(beam); free(w->heap); free(w->stack); free(w->loc); free(w->lgen); free(w->set);
+    free(w->bp);
     free(w);
     return rc;
 }
@@ -2931,7 +2984,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
             solve_phase = PH_WIDE;
             for (int t = 0; t < (int)(sizeof WIDE_SETTINGS / sizeof WIDE_SETTINGS[0]); t++) {
                 const int *ws = WIDE_SETTINGS[t];
-                int r = wide_beam(p, &wide, &total, &won, ws[0], ws[1], ws[2], ws[3]);
+                int r = wide_beam(p, &wide, &total, &won, ws[0], ws[1], ws[2], ws[3], ws[4]);
                 if (r < 0) { cx.err = 1; goto done; }
                 if (r > 0) { status = ST_WON; goto done; }
                 if (spent(&wide, total)) break;
@@ -3526,9 +3579,9 @@ static int restarts_pos(Pos *p, double time_limit, long long size, int tries, in
 static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
     double time_limit;
-    int width, cap, w_inv, w_empty, cpu;
-    if (!PyArg_ParseTuple(args, "OOOdiiiip", &spec, &piles, &redeals, &time_limit, &width,
-                          &cap, &w_inv, &w_empty, &cpu))
+    int width, cap, w_inv, w_empty, cpu, bound_deals = 0;
+    if (!PyArg_ParseTuple(args, "OOOdiiiip|i", &spec, &piles, &redeals, &time_limit, &width,
+                          &cap, &w_inv, &w_empty, &cpu, &bound_deals))
         return NULL;
     if (width < 1 || cap < 1) { PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1"); return NULL; }
     Spec sp;
@@ -3542,13 +3595,18 @@ static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, -1};
     if (wide_beam_game(&sp)) {
-        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty);
+        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty,
+                          bound_deals);
         if (r < 0) rc = -1;
         if (r > 0) res.status = ST_WON;
     }
     Py_END_ALLOW_THREADS
     free_pos(p);
     return result_value(rc, &res);
+}
+
+static PyObject *py_wide_beam_cut(PyObject *self, PyObject *args) {
+    return PyLong_FromLongLong(wb_bound_cut);
 }
 
 static PyObject *py_restarts(PyObject *self, PyObject *args) {
@@ -4154,6 +4212,8 @@ static PyMethodDef methods[] = {
     {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
      " after taking them back, the key."},
     {"children", py_children, METH_VARARGS, "The search's children of a position, with scores."},
+    {"wide_beam_cut", py_wide_beam_cut, METH_NOARGS, "Experiments: the dealt positions the"
+     " rank bound left out of this thread's last wide beam."},
     {"wide_beam", py_wide_beam, METH_VARARGS, "Experiments and tests: the reserve games' wide"
      " beam alone, one setting: (status, line, states)."},
     {"restarts", py_restarts, METH_VARARGS, "Experiments: the reserve streamlined search's"

@@ -159,19 +159,28 @@ def reserve_restarts(pos: Position, time_limit: float | None, size: int, tries: 
 
 def wide_beam(pos: Position, time_limit: float | None, width: int = 2000, cap: int = 2000,
               w_inv: int = 3, w_empty: int = 50,
-              cpu: bool = False) -> tuple[Status, list[RawMove], int]:
+              cpu: bool = False, bound_deals: int = 0) -> tuple[Status, list[RawMove], int]:
     """Leap Year's wide beam alone, one setting (``_core.c`` ``wide_beam``): over the deals, the
     best ``width`` positions kept at each, every position that plays alone reach from one (up
     to ``cap``) dealt onto and judged (10 a card home, less ``w_inv`` a card lying above a lower
     one, less ``w_empty`` a pile emptied while the stock deals). ``(status, raw line,
     positions)``: ``won`` (a line the engine replays) or ``unknown``, never ``lost`` (it
-    proves nothing); ``unknown`` in other games. For experiments and tests; ``solve`` runs it
-    first in Leap Year."""
+    proves nothing); ``unknown`` in other games. ``bound_deals``: a dealt position at most
+    that many deals (of 8 cards) from the end of the stock that the rank bound
+    (:func:`proven_lost`) proves lost is left out of the beam (:func:`wide_beam_cut` counts
+    them); 0: no bound. For experiments and tests; ``solve`` runs it first in Leap Year."""
     assert _core is not None
     code, line, states = _core.wide_beam(
         spec_of(pos), piles_of(pos), pos.redeals_used,
-        -1.0 if time_limit is None else max(0.0, time_limit), width, cap, w_inv, w_empty, cpu)
+        -1.0 if time_limit is None else max(0.0, time_limit), width, cap, w_inv, w_empty, cpu,
+        bound_deals)
     return STATUS[code], [tuple(m) for m in line], states
+
+
+def wide_beam_cut() -> int:
+    """The dealt positions the rank bound left out of this thread's last wide beam."""
+    assert _core is not None
+    return int(_core.wide_beam_cut())
 
 
 def is_stuck_raw(pos: Position, max_states: int) -> bool:
