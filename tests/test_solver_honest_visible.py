@@ -327,3 +327,25 @@ def test_the_chance_of_the_card_turned_up_reads_no_hidden_card(number: int, move
         assert decide(twin, effort) == decide(pos, effort)
     assert any(_turned_card(pos, chosen) != _turned_card(shuffled_hidden(pos, s), chosen)
                for s in (1, 2, 3))
+
+
+@pytest.mark.parametrize(("number", "moves"), [(2, 30), (10, 30)])
+def test_a_card_turned_up_at_every_decision_reads_no_hidden_card(number: int,
+                                                                  moves: int) -> None:
+    """``VisibleEffort.resort_first``: at any decision, at any cost, the decision is the last
+    resort's line to a card turned up when there is one; never (a margin nothing meets), the
+    plain decision; the same for twins whose hidden cards differ."""
+    from reussite.solver.honest_visible import last_resort
+
+    base = replace(visible_effort("spider", 2_000), deep=0)
+    pos = played("spider", number, moves)
+    turn = last_resort(pos, base)
+    assert turn, "a card can be turned up here"
+    always = replace(base, resort_first=10**6)
+    never = replace(base, resort_first=-10**6)
+    assert decide(pos, always) == turn
+    assert decide(pos, never) == decide(pos, base)
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert decide(twin, always) == turn
+        assert decide(twin, never) == decide(pos, base)
