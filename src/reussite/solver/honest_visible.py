@@ -35,10 +35,9 @@ no random choice at all (same view, same move).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
-
-from collections import Counter
 
 from reussite.cards import UP, build_deck, rank_of
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
