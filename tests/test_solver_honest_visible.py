@@ -287,3 +287,65 @@ def _turned_card(pos: Position, line: list[tuple[int, int, int]]) -> int:
     for _ in line:
         pos.pop()
     return card
+
+
+@pytest.mark.parametrize(("number", "moves"), [(2, 30), (4, 20), (10, 30)])
+def test_the_chance_of_the_card_turned_up_reads_no_hidden_card(number: int, moves: int) -> None:
+    """``VisibleEffort.chance``: the lines to a card turned up (the C core's reveal mode) each
+    turn a card up at their last move only; the cards not seen are the pack less the cards
+    face up; the line chosen by the mean over them, and the decision, are the same for twins
+    whose hidden cards (the one turned up among them) differ."""
+    from reussite.cards import build_deck
+    from reussite.solver import _core
+    from reussite.solver.honest_visible import (
+        _turned,
+        chance_reveal,
+        masked_search,
+        unseen_cards,
+    )
+
+    effort = replace(visible_effort("spider", 2_000), chance=500)
+    pos = played("spider", number, moves)
+    left = unseen_cards(pos)
+    face_up = sum(1 for pile in masked_piles(pos) for c in pile if c and rank_of(c))
+    assert left.total() == len(build_deck(2)) - face_up
+    assert all(n > 0 for n in left.values())
+    alts = _core.visible_plan(*masked_search(pos, effort), False, 2_000, True, -6)[4]
+    assert alts, "a card can be turned up here"
+    for _, line in alts:
+        for k, m in enumerate(line):
+            pos.push_raw((m[0], m[1], m[2]))
+            assert _turned(pos) == (k == len(line) - 1)
+        for _ in line:
+            pos.pop()
+    chosen = chance_reveal(pos, effort)
+    assert chosen in [[(m[0], m[1], m[2]) for m in line] for _, line in alts]
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert unseen_cards(twin) == left
+        assert chance_reveal(twin, effort) == chosen
+        assert decide(twin, effort) == decide(pos, effort)
+    assert any(_turned_card(pos, chosen) != _turned_card(shuffled_hidden(pos, s), chosen)
+               for s in (1, 2, 3))
+
+
+@pytest.mark.parametrize(("number", "moves"), [(2, 30), (10, 30)])
+def test_a_card_turned_up_at_every_decision_reads_no_hidden_card(number: int,
+                                                                  moves: int) -> None:
+    """``VisibleEffort.resort_first``: at any decision, at any cost, the decision is the last
+    resort's line to a card turned up when there is one; never (a margin nothing meets), the
+    plain decision; the same for twins whose hidden cards differ."""
+    from reussite.solver.honest_visible import last_resort
+
+    base = replace(visible_effort("spider", 2_000), deep=0)
+    pos = played("spider", number, moves)
+    turn = last_resort(pos, base)
+    assert turn, "a card can be turned up here"
+    always = replace(base, resort_first=10**6)
+    never = replace(base, resort_first=-10**6)
+    assert decide(pos, always) == turn
+    assert decide(pos, never) == decide(pos, base)
+    for seed in (1, 2):
+        twin = shuffled_hidden(pos, seed)
+        assert decide(twin, always) == turn
+        assert decide(twin, never) == decide(pos, base)

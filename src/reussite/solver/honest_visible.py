@@ -35,10 +35,11 @@ no random choice at all (same view, same move).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 
-from reussite.cards import UP
+from reussite.cards import UP, build_deck, rank_of
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, Redeal
 from reussite.solver import core
@@ -119,6 +120,17 @@ class VisibleEffort:
     """Before a deal (nothing better in reach), first go to a card turned up as the last
     resort does, when the evaluation there is at most this much below the present one (None:
     never)."""
+    resort_first: int | None = None
+    """At every decision, before the line to the best position, first go to a card turned up
+    as the last resort does, when the evaluation there is at most this much below the present
+    one (None: never; an expert turns cards up whenever they can)."""
+    chance: int = 0
+    """When the player turns a card up (its line reaches one, before a deal, the last resort),
+    choose which by the card's chance (:func:`chance_reveal`): each of the ``chance_k`` best
+    lines to a card turned up is valued by the mean, over the cards not seen (the pack less
+    every card face up), of the best evaluation a search of this many positions reaches with
+    that card face up there (0: never; the line as the search found it)."""
+    chance_k: int = 6
 
 
 HINT_NODES = 50_000
@@ -202,21 +214,26 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     """The moves the player means to play from ``pos`` (it looks again after any move that
     turns a card up): the line to the best position in reach; when none is better than now,
     the line to the best position to deal from, then the deal; empty when nothing helps."""
+    if effort.resort_first is not None:
+        turn = last_resort(pos, effort, spent)
+        if turn and evaluation_after(pos, turn, effort) >= (
+                plan(pos, replace(effort, nodes=1), False)[1] - effort.resort_first):
+            return turn
     best, root, line, seen = plan(pos, effort, False)
     if spent is not None:
         spent[0] += seen
     if line and best > root + (effort.deep_margin if effort.deep > effort.nodes else 0):
-        return line
+        return _by_chance(pos, line, effort, spent)
     if effort.deep > effort.nodes and seen >= effort.nodes:
         best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
         if spent is not None:
             spent[0] += seen
     if line and best > root:
-        return line
+        return _by_chance(pos, line, effort, spent)
     if not pos.piles[0]:
-        return last_resort(pos, effort, spent) if effort.last_resort else []
+        return _resort(pos, effort, spent) if effort.last_resort else []
     if effort.resort_before_deal is not None:
-        turn = last_resort(pos, effort, spent)
+        turn = _resort(pos, effort, spent)
         if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_deal:
             return turn
     best, root, line, seen = plan(pos, replace(effort, nodes=max(effort.nodes, effort.deep)),
@@ -226,8 +243,99 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if not (line and best > root):
         line = []
     if not line and STOCK_RAW not in pos.raw_moves():
-        return last_resort(pos, effort, spent) if effort.last_resort else []
+        return _resort(pos, effort, spent) if effort.last_resort else []
     return line + [STOCK_RAW]
+
+
+def _by_chance(pos: Position, line: list[RawMove], effort: VisibleEffort,
+               spent: list[int] | None) -> list[RawMove]:
+    """``line``, or when it turns a card up and ``effort.chance`` is on, the line to the card
+    turned up that :func:`chance_reveal` prefers."""
+    if not effort.chance or not _reaches_reveal(pos, line):
+        return line
+    return chance_reveal(pos, effort, spent) or line
+
+
+def _resort(pos: Position, effort: VisibleEffort, spent: list[int] | None) -> list[RawMove]:
+    """The line to a card turned up at any cost: :func:`chance_reveal`'s with
+    ``effort.chance``, else :func:`last_resort`'s."""
+    if effort.chance:
+        return chance_reveal(pos, effort, spent) or last_resort(pos, effort, spent)
+    return last_resort(pos, effort, spent)
+
+
+def _reaches_reveal(pos: Position, line: list[RawMove]) -> bool:
+    """Some move of ``line`` turns a card up (``pos`` left as it was)."""
+    done = 0
+    try:
+        for m in line:
+            pos.push_raw(m)
+            done += 1
+            if _turned(pos):
+                return True
+        return False
+    finally:
+        for _ in range(done):
+            pos.pop()
+
+
+def unseen_cards(pos: Position) -> Counter[int]:
+    """The cards the player has not seen (face values, no flag): the pack less every card
+    face up (on the tableau, in cells, on the foundations); read from the player's view."""
+    left = Counter(c & 63 for c in build_deck(pos.rules.packs, pos.rules.suits))
+    for pile in masked_piles(pos):
+        for c in pile:
+            if c and rank_of(c):
+                left[c & 63] -= 1
+    return +left
+
+
+def chance_reveal(pos: Position, effort: VisibleEffort,
+                  spent: list[int] | None = None) -> list[RawMove]:
+    """The line to a card turned up with the best expectation: the search of the masked
+    position stopping at cards turned up gives the best line to a card of each pile
+    (``effort.chance_k`` of them, the best first); each is valued by the mean over the cards
+    not seen (:func:`unseen_cards`, each as often as it is left: the card turned up is any of
+    them alike) of the best evaluation a search of ``effort.chance`` positions reaches from
+    the masked position after the line with that card face up in its place. The card's real
+    face is never read. Empty when no card can be turned up."""
+    from reussite.solver import _core
+
+    spec, piles0, redeals, weights = masked_search(pos, effort)
+    best, root, _, seen, alts = _core.visible_plan(spec, piles0, redeals, weights, False,
+                                                   effort.nodes, True, -effort.chance_k)
+    if spent is not None:
+        spent[0] += seen
+    if not alts:
+        return []
+    left = unseen_cards(pos)
+    total = sum(left.values())
+    chosen: list[RawMove] = []
+    chosen_value = 0.0
+    for _, raw_line in alts:
+        line = [(m[0], m[1], m[2]) for m in raw_line]
+        for m in line:
+            pos.push_raw(m)
+        try:
+            piles = [bytearray(p) for p in masked_piles(pos)]
+            flipped = [op[1] for op in pos.history[-1][1] if op[0] == FLIP]
+        finally:
+            for _ in line:
+                pos.pop()
+        if not flipped or not piles[flipped[0]]:
+            continue
+        value = 0.0
+        for card, count in sorted(left.items()):
+            piles[flipped[0]][-1] = card | UP  # a card not seen, never the real one
+            got, _, _, n = _core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals,
+                                              weights, False, effort.chance, False)
+            if spent is not None:
+                spent[0] += n
+            value += count * got
+        value /= max(total, 1)
+        if not chosen or value > chosen_value:
+            chosen, chosen_value = line, value
+    return chosen
 
 
 LAST_RESORT_DOWN = 1_000
