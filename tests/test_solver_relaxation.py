@@ -140,6 +140,28 @@ def test_the_home_at_once_rule_proves_deal_134_lost_sooner() -> None:
     assert status == "lost" and line == [] and states < 1_000_000
 
 
+def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
+    """Klondike draw 3, deal 1247 (not a judged deal): its draw-one twin is lost in some 540,000
+    positions with both rules, more than the relaxation's tenth of a 2-million budget (200,000,
+    the part with the order bound first). The relaxation's search goes on past its tenth while
+    its depth-first progress estimate is at least RELAX_MIN_PROGRESS (the twin's is above 5e-4
+    from its start): the solver answers lost, in the relaxation. With the extension switched off
+    (``_core.tune_relax`` with an end of 0) the relaxation stops at its tenth and the exact
+    draw-three search does not prove the deal lost on what is left: unknown."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1247)
+    assert exhaust(draw_one(pos), cover=True, bound=False, max_states=1_000_000, home=True)[0] \
+        == "lost"
+    status, line, states = core.solve_raw(pos, None, 2_000_000, False)
+    assert status == "lost" and line == [] and core.last_phase() == "relaxation"
+    assert core._core is not None
+    try:
+        core._core.tune_relax(0.0, 1e-6, 100_000)
+        status, line, states = core.solve_raw(pos, None, 2_000_000, False)
+        assert status == "unknown" and core.last_phase() == "exact"
+    finally:
+        core._core.tune_relax(0.95, 1e-6, 100_000)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_relaxations_rules_keep_the_draw_one_search_exact(seed: int) -> None:
     """The covering rule and the home-at-once rule (and the dead ends they leave out) keep
