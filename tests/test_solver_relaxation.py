@@ -155,11 +155,11 @@ def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
     assert status == "lost" and line == [] and core.last_phase() == "relaxation"
     assert core._core is not None
     try:
-        core._core.tune_relax(0.0, 1e-6, 100_000)
+        core._core.tune_relax(0.0, 3e-4, 100_000)
         status, line, states = core.solve_raw(pos, None, 2_000_000, False)
         assert status == "unknown" and core.last_phase() == "exact"
     finally:
-        core._core.tune_relax(0.95, 1e-6, 100_000)
+        core._core.tune_relax(0.95, 3e-4, 100_000)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

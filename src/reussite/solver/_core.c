@@ -2303,7 +2303,7 @@ static __thread long long relax_idle = RELAX_IDLE, relax_idle_now = 0;
    least RELAX_MIN_PROGRESS of its tree: on the draw-one twins measured, a search that ended
    lost within a few seconds was past 5e-4 within its first tenth, one left unknown after 6-10 s
    below 2e-10 all the time (docs/solver-s9-k3loss9.md). */
-#define RELAX_MIN_PROGRESS 1e-6
+#define RELAX_MIN_PROGRESS 3e-4
 static __thread const Budget *relax_ext = NULL;
 static __thread double relax_min_progress = RELAX_MIN_PROGRESS;
 
