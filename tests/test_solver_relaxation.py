@@ -140,6 +140,29 @@ def test_the_home_at_once_rule_proves_deal_134_lost_sooner() -> None:
     assert status == "lost" and line == [] and states < 1_000_000
 
 
+def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
+    """Klondike draw 3, deal 1247 (not a judged deal): its draw-one twin is lost in some 540,000
+    positions with both rules, more than the relaxation's tenth of a 2-million budget (200,000,
+    the part with the order bound first). By default (the extension off, RELAX_EXT_END 0) the
+    relaxation stops at its tenth and the exact draw-three search does not prove the deal lost
+    on what is left: unknown. With the extension switched on (``_core.tune_relax``: up to 95 %
+    of the budget while the depth-first progress estimate is at least 3e-4; the twin's is above
+    5e-4 from its start) the relaxation's search goes on and the solver answers lost, in the
+    relaxation."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1247)
+    assert exhaust(draw_one(pos), cover=True, bound=False, max_states=1_000_000, home=True)[0] \
+        == "lost"
+    status, line, states = core.solve_raw(pos, None, 2_000_000, False)
+    assert status == "unknown" and core.last_phase() == "exact"
+    assert core._core is not None
+    try:
+        core._core.tune_relax(0.95, 3e-4, 100_000)
+        status, line, states = core.solve_raw(pos, None, 2_000_000, False)
+        assert status == "lost" and line == [] and core.last_phase() == "relaxation"
+    finally:
+        core._core.tune_relax(0.0, 3e-4, 100_000)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_relaxations_rules_keep_the_draw_one_search_exact(seed: int) -> None:
     """The covering rule and the home-at-once rule (and the dead ends they leave out) keep

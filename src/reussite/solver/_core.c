@@ -2293,6 +2293,40 @@ static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states
                        kbest_salt0, bud, states, won);
 }
 
+/* How much of the depth-first tree search_round has seen, estimated from its frames (Knuth's
+   estimate: each child of a frame taken to hold an equal part of the frame's subtree): the
+   finished children of the root, plus the finished part of the child being searched, and so on
+   down. 0 at the start, 1 at the end. */
+static double dfs_progress(const Ctx *cx) {
+    double f = 0.0, w = 1.0;
+    for (int q = 0; q < cx->frames.n; q++) {
+        const Frame *fr = &cx->frames.f[q];
+        if (fr->nkids <= 0) break;
+        int done = q < cx->frames.n - 1 ? fr->i - 1 : fr->i;
+        f += w * (double)done / (double)fr->nkids;
+        w /= (double)fr->nkids;
+        if (w < 1e-30) break;  /* what lies deeper cannot change the answer to any use */
+    }
+    return f;
+}
+
+static __thread long long relax_bound_cuts = 0;  /* positions the order bound cut off */
+/* The relaxation's part with the order bound at every position (solve_pos) stops when the bound
+   has cut nothing in its first RELAX_IDLE positions (0: never): where the bound pays, it cuts
+   within the first few thousand positions (its first cut came at 6 to 13,132 positions in the
+   draw-one twins of Klondike draw 3 deals 1067, 1118, 1134, 1143 and 1175); the rule alone then
+   gets the rest of the relaxation's share. relax_idle_now: set during that part only. */
+#define RELAX_IDLE 100000
+static __thread long long relax_idle = RELAX_IDLE, relax_idle_now = 0;
+/* The relaxation's search with the rule (solve_pos) goes on past its share of the budget, up to
+   relax_ext (RELAX_EXT_END of the budget from the start), while dfs_progress says it has seen at
+   least RELAX_MIN_PROGRESS of its tree: on the draw-one twins measured, a search that ended
+   lost within a few seconds was past 5e-4 within its first tenth, one left unknown after 6-10 s
+   below 2e-10 all the time (docs/solver-s9-k3loss9.md). */
+#define RELAX_MIN_PROGRESS 3e-4
+static __thread const Budget *relax_ext = NULL;
+static __thread double relax_min_progress = RELAX_MIN_PROGRESS;
+
 /* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
 /* Experiments (py_stream, level + 10): the depth-first search's children ordered by the
    best-first search's evaluation of the position each leads to (kbest_orders[0], no noise). */
@@ -2314,6 +2348,7 @@ static void order_by_eval(Pos *p, Kids *kids, int k0) {
 static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
                         int best_line, int *cut, Line *won_line) {
     int depth0 = p->nmoves;
+    long long states0 = *states;
     int status = ST_LOST;
     int best_gain = 0;
     long long stock_size = p->len[0] > 0 ? p->len[0] : 1;
@@ -2377,13 +2412,21 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             break;
         }
         (*states)++;
-        if (!(*states & 255) && spent(bud, *states)) {
+        if (!(*states & 255) &&
+            ((spent(bud, *states) &&
+              !(relax_ext && !spent(relax_ext, *states) &&
+                dfs_progress(cx) >= relax_min_progress)) ||
+             (relax_idle_now > 0 && !relax_bound_cuts && *states - states0 >= relax_idle_now))) {
+            /* the budget spent (and, in the relaxation's search when relax_ext is set, the
+               search not making progress or relax_ext spent too), or, in the relaxation's part
+               with the order bound, the bound cut nothing in its first relax_idle_now positions */
             for (int q = 0; q < steps; q++) pop_move(p);
             status = ST_UNKNOWN;
             break;
         }
         if (relax_bound && p->sp->kind[ch.m.d] == K_TABLEAU && ch.m.s >= 0 &&
             p->sp->kind[ch.m.s] != K_FOUNDATION && order_lost(p)) {
+            relax_bound_cuts++;
             /* no order of play wins from here (tried after a move onto the tableau from the
                stock or the tableau only: the moves that the bound's cuts followed, measured) */
             for (int q = 0; q < steps; q++) pop_move(p);
@@ -2524,6 +2567,13 @@ static const int WIDE_SETTINGS[][5] = {{2000, 2000, 3, 50, 4}, {2000, 1000, 10, 
 /* Then, with the rule, the order bound tried at every position: up to this share (taken from
    the RELAX_SHARE of the search with the rule alone, which follows). */
 #define RELAX_BOUND 0.05
+/* The end of the relaxation's search with the rule when it makes progress (of the budget, from the
+   start; 0: no extension). Off: at 95 % and a least progress of 3e-4 it proved Klondike draw 3
+   deal 256 lost but left deal 151 unknown (lost by the exact search without it), and deal 1
+   needed 2 million positions instead of 200,000 (docs/solver-s9-k3loss9.md); a switch for
+   measurements (_core.tune_relax). */
+#define RELAX_EXT_END 0.0
+static __thread double relax_ext_end = RELAX_EXT_END;
 /* Below this budget of positions no beam: its first try alone takes about 40,000 (5 stages of
    8,000) and the exact search does better with them (Spider 1 suit on 20,000 positions). */
 #define BEAM_MIN_STATES 100000
@@ -3112,11 +3162,22 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
                 Budget bpart = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_BOUND,
                                 max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_BOUND)};
                 relax_bound = 1;
+                relax_bound_cuts = 0;
+                relax_idle_now = relax_idle;
                 r = search_round(p, &cx, &bpart, &total, -1, 0, &cut, &ignored);
+                relax_idle_now = 0;
                 relax_bound = 0;
             }
-            if (r == ST_UNKNOWN && !cx.err)
+            if (r == ST_UNKNOWN && !cx.err) {
+                /* past its share while it makes progress (dfs_progress), up to RELAX_EXT_END of
+                   the budget from the start */
+                Budget ext = {time_limit < 0 ? -1.0 : start + time_limit * relax_ext_end,
+                              max_states < 0 ? -1
+                                             : (long long)((double)max_states * relax_ext_end)};
+                relax_ext = relax_ext_end > 0 ? &ext : NULL;
                 r = search_round(p, &cx, &part, &total, -1, 0, &cut, &ignored);
+                relax_ext = NULL;
+            }
             relax_cover = 0;
             relax_home = 0;
         }
@@ -4215,6 +4276,17 @@ static PyObject *py_tune(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *py_tune_relax(PyObject *self, PyObject *args) {
+    (void)self;
+    double ext, prog;
+    long long idle;
+    if (!PyArg_ParseTuple(args, "ddL", &ext, &prog, &idle)) return NULL;
+    relax_ext_end = ext;
+    relax_min_progress = prog;
+    relax_idle = idle;
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_last_phase(PyObject *self, PyObject *args) {
     (void)self; (void)args;
     return PyLong_FromLong(solve_phase);
@@ -4227,6 +4299,9 @@ static PyMethodDef methods[] = {
      " share, stop after the win finders) of the draw-three best-first search, then level 1's"
      " deadline, the flip caps, level 3's and level 2's deadlines, the exact search's first"
      " flip cap (0: one round)."},
+    {"tune_relax", py_tune_relax, METH_VARARGS, "For measurements and tests only: (end of the"
+     " extension, least progress, idle positions) of the draw-one relaxation (RELAX_EXT_END,"
+     " RELAX_MIN_PROGRESS, RELAX_IDLE; 0 switches the extension or the idle stop off)."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
      " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
