@@ -1,6 +1,6 @@
 """Klondike draw 3, per deal: status, CPU seconds, the phase that ran last (jsonl).
 
-Usage: REUSSITE_SOLVER_CLOCK=cpu python bench/k3win9_measure.py OUT CODE SECONDS DEAL...
+Usage: REUSSITE_SOLVER_CLOCK=cpu python bench/per_deal_klondike.py OUT CODE SECONDS DEAL...
 (session 9, helper k3win9; every won line is replayed by batch.decide)."""
 from __future__ import annotations
 

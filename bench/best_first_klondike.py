@@ -1,7 +1,7 @@
 """The Klondike draw 3 best-first search alone (``_core.best_first``, the built-in weightings),
 per deal: won or not, CPU seconds, positions (jsonl). Session 9, helper k3win9.
 
-Usage: python bench/k3win9_best_first.py OUT LABEL SECONDS FIRST GROW DEAL...
+Usage: python bench/best_first_klondike.py OUT LABEL SECONDS FIRST GROW DEAL...
 (GROW 0: restarts of Luby sizes, FIRST times 1, 1, 2, 1, 1, 2, 4, ...)."""
 from __future__ import annotations
 
