@@ -119,6 +119,10 @@ class VisibleEffort:
     """Before a deal (nothing better in reach), first go to a card turned up as the last
     resort does, when the evaluation there is at most this much below the present one (None:
     never)."""
+    resort_before_line: int | None = None
+    """Before a line to a better position that turns no card up, first go to a card turned up
+    as the last resort does, when the evaluation there is at most this much below the present
+    one (None: never)."""
 
 
 HINT_NODES = 50_000
@@ -206,13 +210,13 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if spent is not None:
         spent[0] += seen
     if line and best > root + (effort.deep_margin if effort.deep > effort.nodes else 0):
-        return line
+        return _turn_first(pos, line, root, effort, spent)
     if effort.deep > effort.nodes and seen >= effort.nodes:
         best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
         if spent is not None:
             spent[0] += seen
     if line and best > root:
-        return line
+        return _turn_first(pos, line, root, effort, spent)
     if not pos.piles[0]:
         return last_resort(pos, effort, spent) if effort.last_resort else []
     if effort.resort_before_deal is not None:
@@ -228,6 +232,34 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if not line and STOCK_RAW not in pos.raw_moves():
         return last_resort(pos, effort, spent) if effort.last_resort else []
     return line + [STOCK_RAW]
+
+
+def _turn_first(pos: Position, line: list[RawMove], root: int, effort: VisibleEffort,
+                spent: list[int] | None) -> list[RawMove]:
+    """``line`` (to a better position), or, with ``effort.resort_before_line``, when ``line``
+    turns no card up, the last resort's line to a card turned up if the evaluation there is at
+    most that margin below ``root`` (the present position's)."""
+    if effort.resort_before_line is None or _line_turns(pos, line):
+        return line
+    turn = last_resort(pos, effort, spent)
+    if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_line:
+        return turn
+    return line
+
+
+def _line_turns(pos: Position, line: list[RawMove]) -> bool:
+    """Some move of ``line`` turns a card up (or deals)."""
+    turned = False
+    done = 0
+    for m in line:
+        pos.push_raw(m)
+        done += 1
+        if _turned(pos):
+            turned = True
+            break
+    for _ in range(done):
+        pos.pop()
+    return turned
 
 
 LAST_RESORT_DOWN = 1_000
