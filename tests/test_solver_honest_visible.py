@@ -349,3 +349,36 @@ def test_a_card_turned_up_at_every_decision_reads_no_hidden_card(number: int,
         twin = shuffled_hidden(pos, seed)
         assert decide(twin, always) == turn
         assert decide(twin, never) == decide(pos, base)
+
+
+@pytest.mark.parametrize("number", [3, 6])
+def test_the_resort_before_a_reaches_reveal_a_card_up_and_reads_no_hidden_card(number: int) -> None:
+    """``resort_before_line``: where the player's line to a better position turns no card up,
+    it first goes to a card turned up (the last resort's line) when the evaluation there, the
+    card unread, is at most that much below the present one; a line that turns a card up is
+    played as without the step; twins whose hidden cards differ get the same decision."""
+    from reussite.solver.honest_visible import _reaches_reveal, last_resort
+
+    base = replace(visible_effort("astrocyte", 2_000), deep=0, resort_before_line=None)
+    always = replace(base, resort_before_line=10**6)
+    never = replace(base, resort_before_line=-10**6)
+    pos = Position.deal(get_game("astrocyte"), number)
+    changed = kept = 0
+    for _ in range(120):
+        line = decide(pos, base)
+        if not line:
+            break
+        if line[-1] != STOCK_RAW:
+            assert decide(pos, never) == line
+            turn = last_resort(pos, base)
+            if _reaches_reveal(pos, line) or not turn:
+                assert decide(pos, always) == line
+                kept += 1
+            else:
+                assert decide(pos, always) == turn and turn != line
+                changed += 1
+                twin = shuffled_hidden(pos, changed)
+                assert twin.player_view() == pos.player_view() and twin.piles != pos.piles
+                assert decide(twin, always) == turn
+        pos.push_raw(line[0])
+    assert changed and kept

@@ -131,16 +131,21 @@ class VisibleEffort:
     every card face up), of the best evaluation a search of this many positions reaches with
     that card face up there (0: never; the line as the search found it)."""
     chance_k: int = 6
+    resort_before_line: int | None = None
+    """Before a line to a better position that turns no card up, first go to a card turned up
+    as the last resort does, when the evaluation there is at most this much below the present
+    one (None: never)."""
 
 
 HINT_NODES = 50_000
 """Positions a search of a hint (``hints.suggest_move``): about 0.1-0.3 s of CPU."""
 
 GAME_WEIGHTS: dict[str, Weights] = {
-    "astrocyte": Weights(down=10, column=6, suit=5, rank=1, cell=0, king_cell=30, king_high=10),
+    "astrocyte": Weights(down=10, column=6, suit=5, rank=1, cell=0, king_cell=20, king_high=5),
 }
 """Weights tuned for a game (docs/solver.md: on deals 101-130, Astrocyte's cell and King terms
-on deals 1001-1200; never on the deals measured)."""
+on deals 1001-1200, the King terms lowered to 20 and 5 on deals 1301-1400 in session 9,
+docs/solver-s9-astro9.md; never on the deals measured)."""
 
 
 LAST_RESORT_GAMES = frozenset({"astrocyte", "spider"})
@@ -223,13 +228,13 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if spent is not None:
         spent[0] += seen
     if line and best > root + (effort.deep_margin if effort.deep > effort.nodes else 0):
-        return _by_chance(pos, line, effort, spent)
+        return _chosen(pos, line, root, effort, spent)
     if effort.deep > effort.nodes and seen >= effort.nodes:
         best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
         if spent is not None:
             spent[0] += seen
     if line and best > root:
-        return _by_chance(pos, line, effort, spent)
+        return _chosen(pos, line, root, effort, spent)
     if not pos.piles[0]:
         return _resort(pos, effort, spent) if effort.last_resort else []
     if effort.resort_before_deal is not None:
@@ -245,6 +250,14 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if not line and STOCK_RAW not in pos.raw_moves():
         return _resort(pos, effort, spent) if effort.last_resort else []
     return line + [STOCK_RAW]
+
+
+def _chosen(pos: Position, line: list[RawMove], root: int, effort: VisibleEffort,
+            spent: list[int] | None) -> list[RawMove]:
+    """The line the player plays towards a better position: ``line``, or a card turned up
+    first (:func:`_turn_first`, ``effort.resort_before_line``), or the card turned up that the
+    chance prefers (:func:`_by_chance`, ``effort.chance``); both are off unless asked for."""
+    return _by_chance(pos, _turn_first(pos, line, root, effort, spent), effort, spent)
 
 
 def _by_chance(pos: Position, line: list[RawMove], effort: VisibleEffort,
@@ -336,6 +349,19 @@ def chance_reveal(pos: Position, effort: VisibleEffort,
         if not chosen or value > chosen_value:
             chosen, chosen_value = line, value
     return chosen
+
+
+def _turn_first(pos: Position, line: list[RawMove], root: int, effort: VisibleEffort,
+                spent: list[int] | None) -> list[RawMove]:
+    """``line`` (to a better position), or, with ``effort.resort_before_line``, when ``line``
+    turns no card up, the last resort's line to a card turned up if the evaluation there is at
+    most that margin below ``root`` (the present position's)."""
+    if effort.resort_before_line is None or _reaches_reveal(pos, line):
+        return line
+    turn = last_resort(pos, effort, spent)
+    if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_line:
+        return turn
+    return line
 
 
 LAST_RESORT_DOWN = 1_000
