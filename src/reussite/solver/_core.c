@@ -3899,6 +3899,24 @@ static int v_line(const VSearch *s, int best, Line *out) {
  * through each of the root's moves, the k best of them (evaluation down, then the order they
  * were found), their lines into alts[0..*nalt), their evaluations into alt_eval. 0, or -1
  * when memory ran out. */
+/* The alternatives of visible_plan: the ng nodes of top sorted by evaluation, highest first
+   (a stable insertion sort: the first found among equals first), the k best of them written
+   as lines. 0, or -1 when memory runs out. */
+static int v_alts(const VSearch *s, int *top, int ng, int k, Line *alts, int *alt_eval,
+                  int *nalt) {
+    for (int a = 1; a < ng; a++) {
+        int x = top[a], b = a;
+        while (b > 0 && s->v[top[b - 1]].eval < s->v[x].eval) { top[b] = top[b - 1]; b--; }
+        top[b] = x;
+    }
+    *nalt = ng < k ? ng : k;
+    for (int a = 0; a < *nalt; a++) {
+        alt_eval[a] = s->v[top[a]].eval;
+        if (v_line(s, top[a], &alts[a])) return -1;
+    }
+    return 0;
+}
+
 static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                         int stop_at_reveal, Line *out, int *best_eval, int *root_eval,
                         long long *seen, int k_alt, Line *alts, int *alt_eval, int *nalt) {
@@ -3960,16 +3978,7 @@ finish:
         }
         int top[64];
         for (int i = 0; i < 64; i++) if (tops[i] >= 0) top[ng++] = tops[i];
-        for (int a = 1; a < ng; a++) {
-            int x = top[a], b = a;
-            while (b > 0 && s.v[top[b - 1]].eval < s.v[x].eval) { top[b] = top[b - 1]; b--; }
-            top[b] = x;
-        }
-        *nalt = ng < -k_alt ? ng : -k_alt;
-        for (int a = 0; a < *nalt; a++) {
-            alt_eval[a] = s.v[top[a]].eval;
-            if (v_line(&s, top[a], &alts[a])) { rc = -1; goto done; }
-        }
+        if (v_alts(&s, top, ng, -k_alt, alts, alt_eval, nalt)) { rc = -1; goto done; }
     }
     if (k_alt > 0 && alts) {
         /* the best node of each root child's subtree (the first found among equals) */
@@ -3984,18 +3993,9 @@ finish:
                     break;
                 }
         }
-        /* a stable insertion sort by evaluation, highest first */
-        for (int a = 1; a < ng; a++) {
-            int x = top[a], b = a;
-            while (b > 0 && s.v[top[b - 1]].eval < s.v[x].eval) { top[b] = top[b - 1]; b--; }
-            top[b] = x;
-        }
-        *nalt = ng < k_alt ? ng : k_alt;
-        for (int a = 0; a < *nalt; a++) {
-            alt_eval[a] = s.v[top[a]].eval;
-            if (v_line(&s, top[a], &alts[a])) { free(top); rc = -1; goto done; }
-        }
+        int bad = v_alts(&s, top, ng, k_alt, alts, alt_eval, nalt);
         free(top);
+        if (bad) { rc = -1; goto done; }
     }
 done:
     free(buf);
