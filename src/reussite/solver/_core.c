@@ -2258,8 +2258,13 @@ static __thread int kbest_grow = 2;
 /* For measurements only (py_tune): the built-in tries' first size and growth, the best-first
    phase's share, and a stop after the win finders of draw-three games (the answer then unknown
    unless one of them won). */
+/* The built-in tries' growth: 0, restarts of Luby sizes (KBEST_FIRST times 1, 1, 2, 1, 1, 2,
+   4, ...) since session 9 (2 before, each try twice the last): on deals 1001-1400 the same 30
+   hard best-first wins, 4 of 5 later ones in fewer positions, about 25 % more positions a
+   second (docs/solver.md, helper k3win9); the whole run of deals 1-1,000 measured with it. */
+#define KBEST_GROW 0
 static __thread long long tune_first = KBEST_FIRST;
-static __thread int tune_grow = 2;
+static __thread int tune_grow = KBEST_GROW;
 static __thread double tune_share = -1.0;
 static __thread int tune_stop = 0;
 static __thread double tune_l1 = -1.0;
