@@ -1811,6 +1811,14 @@ end:
     return result;
 }
 
+/* The face-down cards of the tableau piles (the flip caps' scale). */
+static int tableau_down(const Pos *p, const Spec *sp) {
+    int fd = 0;
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+        for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd++;
+    return fd;
+}
+
 static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
                         int best_line, int *cut, Line *won_line);
 
@@ -2465,10 +2473,7 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             if (flip_cap ? p->ops[p->nops - 1].op == OP_FLIP : ch.m.s < 0 && ch.clicks == 0) {
                 long long left = 1 + (long long)p->len[0] * 8 / stock_size;
                 if (flip_cap) {
-                    int fd = 0;
-                    for (int i = p->sp->t0; i < p->sp->t0 + p->sp->nt; i++)
-                        for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd++;
-                    left = 1 + (long long)fd * 8 / flip_cap;
+                    left = 1 + (long long)tableau_down(p, p->sp) * 8 / flip_cap;
                 }
                 nf->dealt = 1;
                 nf->dealt_at = *states;
@@ -3087,9 +3092,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            and after level 1 ran to its deadline level 3 to tune_l3 (LEVEL3_SHARE: 0, off); the
            honest player's samples keep one round each, level 2 to a quarter. */
         int kbest_ran = do_kbest;
-        int fd0 = 0;  /* the face-down cards of the root (flip_cap's scale) */
-        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
-            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd0++;
+        int fd0 = tableau_down(p, sp);  /* the root's (flip_cap's scale) */
         double l1_share = tune_l1 >= 0 ? tune_l1 : kbest_ran ? LEVEL1_SHARE : 0.5;
         for (int level = 2; level >= 1; level--) {
             double share = level == 2 ? (kbest_ran ? tune_l2 : 0.25) : l1_share;
@@ -3231,12 +3234,9 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
     /* draw three turned over without limit (Klondike draw 3, Athena): the exact search in rounds
        capped at the flips (tune_xcap, EXACT_CAP0), as the streamlined searches; the round that
        cuts nothing is the whole search */
-    int xfd = 0;
     int xcapped = ordering && !best_line && tune_xcap > 0 && nrounds == 1 && sp->waste >= 0 &&
                   sp->draw > 1 && sp->safe_foundation && sp->stock_turns;
-    if (xcapped)
-        for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
-            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) xfd++;
+    int xfd = xcapped ? tableau_down(p, sp) : 0;
     solve_phase = PH_EXACT;
     for (int r = 0; r < nrounds && !cx.err; r++) {
         const Budget *b = (nrounds == 2 && r == 0) ? &first : &whole;
@@ -4182,9 +4182,7 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
     if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
     else {
         Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
-        int fd = 0;
-        for (int i = sp.t0; i < sp.t0 + sp.nt; i++)
-            for (int k = 0; k < p->len[i] && !(p->c[i][k] & UPF); k++) fd++;
+        int fd = tableau_down(p, &sp);
         long long cap = cap0 > 0 ? cap0 : -1;
         for (;;) {
             int cut = 0;
