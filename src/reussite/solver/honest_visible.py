@@ -277,18 +277,38 @@ def _resort(pos: Position, effort: VisibleEffort, spent: list[int] | None) -> li
     return last_resort(pos, effort, spent)
 
 
-def _reaches_reveal(pos: Position, line: list[RawMove]) -> bool:
-    """Some move of ``line`` turns a card up (``pos`` left as it was)."""
-    done = 0
+def _until_reveal(pos: Position, line: list[RawMove]) -> list[RawMove]:
+    """``line`` up to its first move that turns a card up (or deals), that move included;
+    empty when none does (``pos`` left as it was)."""
+    done: list[RawMove] = []
     try:
         for m in line:
             pos.push_raw(m)
-            done += 1
+            done.append(m)
             if _turned(pos):
-                return True
-        return False
+                return done
+        return []
     finally:
-        for _ in range(done):
+        for _ in done:
+            pos.pop()
+
+
+def _reaches_reveal(pos: Position, line: list[RawMove]) -> bool:
+    """Some move of ``line`` turns a card up (``pos`` left as it was)."""
+    return bool(_until_reveal(pos, line))
+
+
+def _masked_after(pos: Position, line: list[RawMove]) -> tuple[list[bytearray], list[int]]:
+    """The masked piles after ``line`` (:func:`masked_piles`: a card turned up by it shows
+    its face there) and the piles whose card its last move turned up; ``pos`` left as it
+    was."""
+    for m in line:
+        pos.push_raw(m)
+    try:
+        return ([bytearray(p) for p in masked_piles(pos)],
+                [op[1] for op in pos.history[-1][1] if op[0] == FLIP])
+    finally:
+        for _ in line:
             pos.pop()
 
 
@@ -327,14 +347,7 @@ def chance_reveal(pos: Position, effort: VisibleEffort,
     chosen_value = 0.0
     for _, raw_line in alts:
         line = [(m[0], m[1], m[2]) for m in raw_line]
-        for m in line:
-            pos.push_raw(m)
-        try:
-            piles = [bytearray(p) for p in masked_piles(pos)]
-            flipped = [op[1] for op in pos.history[-1][1] if op[0] == FLIP]
-        finally:
-            for _ in line:
-                pos.pop()
+        piles, flipped = _masked_after(pos, line)
         if not flipped or not piles[flipped[0]]:
             continue
         value = 0.0
@@ -382,16 +395,7 @@ def last_resort(pos: Position, effort: VisibleEffort,
         spent[0] += seen
     if not line or best <= root:
         return []
-    done: list[RawMove] = []
-    for m in line:
-        pos.push_raw(m)
-        done.append(m)
-        if _turned(pos):
-            break
-    turned = _turned(pos)
-    for _ in done:
-        pos.pop()
-    return done if turned else []
+    return _until_reveal(pos, line)
 
 
 def evaluation_after(pos: Position, line: list[RawMove], effort: VisibleEffort) -> int:
@@ -400,19 +404,13 @@ def evaluation_after(pos: Position, line: list[RawMove], effort: VisibleEffort) 
     as an unknown, as by the search (its face is not read)."""
     from reussite.solver import _core
 
-    for m in line:
-        pos.push_raw(m)
-    try:
-        piles = [bytearray(p) for p in masked_piles(pos)]
-        for op in pos.history[-1][1]:
-            if op[0] == FLIP and piles[op[1]]:
-                piles[op[1]][-1] = UP  # the card turned up, unread: an unknown
-        spec, _, redeals, weights = masked_search(pos, effort)
-        return int(_core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals, weights,
-                                      False, 1, effort.stop_at_reveal)[1])
-    finally:
-        for _ in line:
-            pos.pop()
+    piles, flipped = _masked_after(pos, line)
+    for i in flipped:
+        if piles[i]:
+            piles[i][-1] = UP  # the card turned up, unread: an unknown
+    spec, _, redeals, weights = masked_search(pos, effort)
+    return int(_core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals, weights,
+                                  False, 1, effort.stop_at_reveal)[1])
 
 
 def visible_move(pos: Position, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:
