@@ -2204,10 +2204,6 @@ static const int kbest_orders[][KW_N] = {
 };
 #define KBEST_NORDERS ((int)(sizeof kbest_orders / sizeof kbest_orders[0]))
 
-/* Tries of growing size (`first` positions, multiplied by `grow` after each round of the
-   weightings ws[0..nw-1]) until a win or the budget's end; stops when a try saw all its
-   children allow (a larger one would see the same) in every weighting of a round. The salts
-   run from `salt0`. */
 /* The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...), i from 1: the restarts' sizes when
    grow is 0 (kbest_tries). */
 static long long luby(long long i) {
@@ -2219,6 +2215,10 @@ static long long luby(long long i) {
     }
 }
 
+/* Tries of growing size (`first` positions, multiplied by `grow` after each round of the
+   weightings ws[0..nw-1]; grow 0: `first` times luby(round)) until a win or the budget's end;
+   stops when a try saw all its children allow (a larger one would see the same) in every
+   weighting of a round. The salts run from `salt0`. */
 static int kbest_tries(Pos *root, Ctx *cx, const int (*ws)[KW_N], int nw, long long first,
                        int grow, uint64_t salt0, const Budget *bud, long long *states,
                        Line *won) {
@@ -2263,14 +2263,14 @@ static __thread long long kbest_first = 0;
 static __thread int kbest_grow = 2;
 
 #define KBEST_FIRST 5000
-/* For measurements only (py_tune): the built-in tries' first size and growth, the best-first
-   phase's share, and a stop after the win finders of draw-three games (the answer then unknown
-   unless one of them won). */
 /* The built-in tries' growth: 0, restarts of Luby sizes (KBEST_FIRST times 1, 1, 2, 1, 1, 2,
    4, ...) since session 9 (2 before, each try twice the last): on deals 1001-1400 the same 30
    hard best-first wins, 4 of 5 later ones in fewer positions, about 25 % more positions a
    second (docs/solver.md, helper k3win9); the whole run of deals 1-1,000 measured with it. */
 #define KBEST_GROW 0
+/* For measurements only (py_tune): the built-in tries' first size and growth, the best-first
+   phase's share, and a stop after the win finders of draw-three games (the answer then unknown
+   unless one of them won). */
 static __thread long long tune_first = KBEST_FIRST;
 static __thread int tune_grow = KBEST_GROW;
 static __thread double tune_share = -1.0;
@@ -2340,7 +2340,6 @@ static __thread long long relax_idle = RELAX_IDLE, relax_idle_now = 0;
 static __thread const Budget *relax_ext = NULL;
 static __thread double relax_min_progress = RELAX_MIN_PROGRESS;
 
-/* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
 /* Experiments (py_stream, level + 10): the depth-first search's children ordered by the
    best-first search's evaluation of the position each leads to (kbest_orders[0], no noise). */
 static __thread int order_eval = 0;
@@ -2358,6 +2357,7 @@ static void order_by_eval(Pos *p, Kids *kids, int k0) {
     sort_kids(kids->v + k0, kids->n - k0);
 }
 
+/* One depth-first round (search.py _search). Returns the status; *cut set when the cap cut. */
 static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, long long cap,
                         int best_line, int *cut, Line *won_line) {
     int depth0 = p->nmoves;
@@ -2471,10 +2471,8 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
         nf->nkids = cx->kids.n - nf->kid0;
         if (cap >= 0) {
             if (flip_cap ? p->ops[p->nops - 1].op == OP_FLIP : ch.m.s < 0 && ch.clicks == 0) {
-                long long left = 1 + (long long)p->len[0] * 8 / stock_size;
-                if (flip_cap) {
-                    left = 1 + (long long)tableau_down(p, p->sp) * 8 / flip_cap;
-                }
+                long long left = flip_cap ? 1 + (long long)tableau_down(p, p->sp) * 8 / flip_cap
+                                          : 1 + (long long)p->len[0] * 8 / stock_size;
                 nf->dealt = 1;
                 nf->dealt_at = *states;
                 nf->dealt_cap = cap * left;
@@ -2600,13 +2598,14 @@ typedef struct {
     Line line;
 } Result;
 
-/* A streamlined search of draw-three games (streamline `level`), in rounds that cap the
-   positions searched below each card turned up (flip_cap: cap, times FLIP_GROW a round, until a
-   round cut nothing off) when cap > 0, else one round. fd0: the root's face-down cards. The
-   status of the last round (won, or unknown at the budget's end; lost: the streamlined space
-   has no win, which proves nothing). */
+/* A streamlined search of draw-three games (streamline `level`; 0: the exact search's
+   children), in rounds that cap the positions searched below each card turned up (flip_cap:
+   cap, times grow a round, until a round cut nothing off) when cap > 0, else one round. fd0:
+   the root's face-down cards; *rounds (if not NULL) counts the rounds. The status of the last
+   round (won, or unknown at the budget's end; lost: the streamlined space has no win, which
+   proves nothing at a level above 0). */
 static int stream_rounds(Pos *p, Ctx *cx, const Budget *part, long long *total, int level,
-                         long long cap, int fd0, Line *won) {
+                         long long cap, int grow, int fd0, Line *won, int *rounds) {
     int r;
     for (;;) {
         int cut = 0;
@@ -2615,8 +2614,9 @@ static int stream_rounds(Pos *p, Ctx *cx, const Budget *part, long long *total, 
         r = search_round(p, cx, part, total, cap > 0 ? cap : -1, 0, &cut, won);
         streamline = 0;
         flip_cap = 0;
+        if (rounds) (*rounds)++;
         if (cx->err || r != ST_LOST || !cut || cap <= 0) return r;
-        cap *= FLIP_GROW;
+        cap *= grow;
     }
 }
 
@@ -3106,8 +3106,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
                            max_states < 0 ? -1 : (long long)((double)max_states * share)};
             solve_phase = level == 2 ? PH_LEVEL2 : PH_LEVEL1;
             int r = stream_rounds(p, &cx, &part, &total, level,
-                                  !kbest_ran ? 0 : level == 2 ? tune_flip2 : tune_flip1, fd0,
-                                  &won);
+                                  !kbest_ran ? 0 : level == 2 ? tune_flip2 : tune_flip1,
+                                  FLIP_GROW, fd0, &won, NULL);
             if (cx.err) goto done;
             if (r == ST_WON) { status = ST_WON; goto done; }
             if (level == 1 && r == ST_UNKNOWN && kbest_ran && l1_share < 0.5) {
@@ -3119,7 +3119,8 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
                     Budget l3 = {time_limit < 0 ? -1.0 : start + time_limit * tune_l3,
                                  max_states < 0 ? -1 : (long long)((double)max_states * tune_l3)};
                     solve_phase = PH_LEVEL3;
-                    int r3 = stream_rounds(p, &cx, &l3, &total, 3, tune_flip1, fd0, &won);
+                    int r3 = stream_rounds(p, &cx, &l3, &total, 3, tune_flip1, FLIP_GROW, fd0,
+                                           &won, NULL);
                     if (cx.err) goto done;
                     if (r3 == ST_WON) { status = ST_WON; goto done; }
                 }
@@ -3898,12 +3899,6 @@ static int v_line(const VSearch *s, int best, Line *out) {
     return 0;
 }
 
-/* The best line from p (masked) within max_nodes positions: its moves into *out, the best and
- * the root's evaluations, the positions seen. stop_at_reveal: a position where a card was
- * turned up is not searched further. With k > 0 and alts: also the best position reached
- * through each of the root's moves, the k best of them (evaluation down, then the order they
- * were found), their lines into alts[0..*nalt), their evaluations into alt_eval. 0, or -1
- * when memory ran out. */
 /* The alternatives of visible_plan: the ng nodes of top sorted by evaluation, highest first
    (a stable insertion sort: the first found among equals first), the k best of them written
    as lines. 0, or -1 when memory runs out. */
@@ -3922,6 +3917,13 @@ static int v_alts(const VSearch *s, int *top, int ng, int k, Line *alts, int *al
     return 0;
 }
 
+/* The best line from p (masked) within max_nodes positions: its moves into *out, the best and
+ * the root's evaluations, the positions seen. stop_at_reveal: a position where a card was
+ * turned up is not searched further. With k > 0 and alts: also the best position reached
+ * through each of the root's moves, the k best of them (evaluation down, then the order they
+ * were found), their lines into alts[0..*nalt), their evaluations into alt_eval; with k < 0,
+ * the best position whose last move turned a card of each pile up instead, the -k best of
+ * them. 0, or -1 when memory ran out. */
 static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                         int stop_at_reveal, Line *out, int *best_eval, int *root_eval,
                         long long *seen, int k_alt, Line *alts, int *alt_eval, int *nalt) {
@@ -4182,22 +4184,11 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
     if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
     else {
         Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
-        int fd = tableau_down(p, &sp);
-        long long cap = cap0 > 0 ? cap0 : -1;
-        for (;;) {
-            int cut = 0;
-            flip_cap = cap > 0 ? (fd ? fd : 1) : 0;
-            streamline = level % 10;
-            order_eval = level >= 10;
-            r = search_round(p, &cx, &b, &states, cap, 0, &cut, &won);
-            streamline = 0;
-            order_eval = 0;
-            flip_cap = 0;
-            rounds++;
-            if (cx.err) { err = 1; break; }
-            if (r != ST_LOST || !cut) break;
-            cap *= grow;
-        }
+        order_eval = level >= 10;
+        r = stream_rounds(p, &cx, &b, &states, level % 10, cap0, grow, tableau_down(p, &sp),
+                          &won, &rounds);
+        order_eval = 0;
+        if (cx.err) err = 1;
         /* streamlined: proves nothing; level 0 (the exact search's children, capped or not):
            a round that cut nothing saw the whole space, lost */
         if (r == ST_LOST && level % 10) r = ST_UNKNOWN;
