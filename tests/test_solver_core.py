@@ -254,7 +254,8 @@ SHIPPED = (300, 300, 0.0, 0.15)
 def test_the_second_best_first_search_wins_after_level_one_runs_to_its_deadline(
         number: int) -> None:
     """Klondike draw 3, deals 15 and 37, on 200,000 positions, with the streamlined searches
-    in one round each (no cap at the flips, no level 3): the level-1 streamlined search runs to
+    in one round each (no cap at the flips, no level 3) and the best-first tries doubling in
+    size (grow 2, the shipped growth until session 9): the level-1 streamlined search runs to
     its deadline (40 % of the budget) without a win, and the best-first search runs again (other
     restarts) up to half of the budget: it wins, after level 1 (past 80,000 positions), and the
     line replays. With level 1 up to half of the budget and no second best-first search (the
@@ -272,7 +273,7 @@ def test_the_second_best_first_search_wins_after_level_one_runs_to_its_deadline(
         pos = Position.deal(get_game("klondike-draw-3"), number)
         assert core.solve_raw(pos, None, 200_000, False)[0] == "unknown"
     finally:
-        _core.tune(5000, 2, -1.0, False, -1.0, *SHIPPED)
+        _core.tune(-1, -1, -1.0, False, -1.0, *SHIPPED)
 
 
 def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
@@ -283,12 +284,12 @@ def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
     from reussite.solver import _core
 
     pos = Position.deal(get_game("klondike-draw-3"), 1)
-    _core.tune(5000, 2, -1.0, True)
+    _core.tune(-1, -1, -1.0, True)
     try:
         status, line, _ = core.solve_raw(pos, None, 8_000, False)
         assert status == "unknown" and line == [] and core.last_phase() == "best-first"
     finally:
-        _core.tune(5000, 2, -1.0, False)
+        _core.tune(-1, -1, -1.0, False)
     assert core.solve_raw(pos, None, 8_000, False)[0] == "unknown"
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
     assert core.last_phase() == "exact"
@@ -531,4 +532,4 @@ def test_the_solver_streamlined_searches_capped_at_the_flips_win_sooner(number: 
         assert status == "won" and core.last_phase() == "best-first" and states > 40_000
         assert_raw_line_wins(pos, line)
     finally:
-        _core.tune(5000, 2, -1.0, False, -1.0, *SHIPPED)
+        _core.tune(-1, -1, -1.0, False, -1.0, *SHIPPED)

@@ -51,12 +51,12 @@ def test_the_capped_exact_search_proves_a_loss_only_in_a_round_that_cut_nothing(
     status, _, states1, rounds1 = _stream(pos, 0, 0, 400_000)
     assert status == 1 and rounds1 == 1 and states1 < states
     try:
-        _core.tune(5000, 2, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 300)
+        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 300)
         pos = Position.deal(get_game("klondike-draw-3"), 1045)
         status, line, _ = core.solve_raw(pos, None, 400_000, False)
         assert status == "lost" and line == []
     finally:
-        _core.tune(5000, 2, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
+        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
 
 
 def test_the_solvers_exact_search_can_run_capped_or_in_one_round() -> None:
@@ -65,13 +65,13 @@ def test_the_solvers_exact_search_can_run_capped_or_in_one_round() -> None:
     it first; the line replays both ways."""
     try:
         for cap in (0, 300):
-            _core.tune(5000, 2, -1.0, False, -1.0, -1, -1, -1.0, -1.0, cap)
+            _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, cap)
             pos = Position.deal(get_game("klondike-draw-3"), 1191)
             status, line, _ = core.solve_raw(pos, None, 400_000, False)
             assert status == "won"
             assert_raw_line_wins(pos, line)
     finally:
-        _core.tune(5000, 2, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
+        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
 
 
 def test_the_best_first_search_in_restarts_of_luby_sizes_wins_sooner_on_deal_1184() -> None:

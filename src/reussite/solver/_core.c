@@ -4263,8 +4263,8 @@ static PyObject *py_tune(PyObject *self, PyObject *args) {
     if (f1 >= 0) tune_flip1 = f1;
     if (f2 >= 0) tune_flip2 = f2;
     tune_l1 = l1;
-    tune_first = first;
-    tune_grow = grow;
+    tune_first = first >= 0 ? first : KBEST_FIRST;  /* -1: the shipped sizes */
+    tune_grow = grow >= 0 ? grow : KBEST_GROW;
     tune_share = share;
     tune_stop = stop;
     Py_RETURN_NONE;
@@ -4289,7 +4289,8 @@ static PyObject *py_last_phase(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
      " and the order bound at every position if asked for: (status, positions)."},
-    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth (0: Luby sizes),"
+    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth (0: Luby sizes;"
+     " -1 and -1: the shipped ones),"
      " share, stop after the win finders) of the draw-three best-first search, then level 1's"
      " deadline, the flip caps, level 3's and level 2's deadlines, the exact search's first"
      " flip cap (0: one round)."},
