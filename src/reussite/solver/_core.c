@@ -3854,7 +3854,7 @@ static int v_skip(const Pos *p, Move m) {
     return 0;
 }
 
-typedef struct { int parent, eval, depth, prio, first, flip; Move m; size_t snap; } VNode;
+typedef struct { int parent, eval, depth, prio, first; Move m; size_t snap; } VNode;
 
 typedef struct {
     VNode *v; int n, cap;
@@ -3882,7 +3882,6 @@ static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int dep
     VNode *nd = &s->v[s->n];
     nd->parent = parent; nd->m = m; nd->eval = eval; nd->depth = depth; nd->prio = prio;
     nd->first = parent <= 0 ? s->n : s->v[parent].first;  /* the root's child it comes from */
-    nd->flip = -1;
     nd->snap = at;
     return s->n++;
 }
@@ -3921,9 +3920,8 @@ static int v_alts(const VSearch *s, int *top, int ng, int k, Line *alts, int *al
  * the root's evaluations, the positions seen. stop_at_reveal: a position where a card was
  * turned up is not searched further. With k > 0 and alts: also the best position reached
  * through each of the root's moves, the k best of them (evaluation down, then the order they
- * were found), their lines into alts[0..*nalt), their evaluations into alt_eval; with k < 0,
- * the best position whose last move turned a card of each pile up instead, the -k best of
- * them. 0, or -1 when memory ran out. */
+ * were found), their lines into alts[0..*nalt), their evaluations into alt_eval. 0, or -1
+ * when memory ran out. */
 static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                         int stop_at_reveal, Line *out, int *best_eval, int *root_eval,
                         long long *seen, int k_alt, Line *alts, int *alt_eval, int *nalt) {
@@ -3954,11 +3952,10 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                 count++;
                 int turned = 0;
                 for (int q = p->mstart[p->nmoves - 1]; q < p->nops; q++)
-                    if (p->ops[q].op == OP_FLIP) turned = 1 + p->ops[q].a;
+                    if (p->ops[q].op == OP_FLIP) turned = 1;
                 int e = v_eval(p, w, predeal);
                 int id = v_add(&s, p, nd, m, e, depth + 1, e - w[VW_DEPTH] * (depth + 1));
                 if (id < 0) { pop_move(p); rc = -1; goto done; }
-                s.v[id].flip = turned - 1;
                 if (e > s.v[best].eval) best = id;
                 if (!(stop_at_reveal && turned) && v_heap_push(&s, id)) {
                     pop_move(p); rc = -1; goto done;
@@ -3972,21 +3969,6 @@ finish:
     *best_eval = s.v[best].eval;
     *root_eval = e0;
     *seen = count;
-    if (k_alt < 0 && alts) {
-        /* reveal mode: the best node (the first found among equals) of those whose last move
-           turned a card of each pile up, the -k_alt best of them (evaluation down, then the
-           order of the piles) */
-        int tops[64], ng = 0;
-        for (int i = 0; i < 64; i++) tops[i] = -1;
-        for (int q = 1; q < s.n; q++) {
-            int f = s.v[q].flip;
-            if (f < 0 || f >= 64) continue;
-            if (tops[f] < 0 || s.v[q].eval > s.v[tops[f]].eval) tops[f] = q;
-        }
-        int top[64];
-        for (int i = 0; i < 64; i++) if (tops[i] >= 0) top[ng++] = tops[i];
-        if (v_alts(&s, top, ng, -k_alt, alts, alt_eval, nalt)) { rc = -1; goto done; }
-    }
     if (k_alt > 0 && alts) {
         /* the best node of each root child's subtree (the first found among equals) */
         int *top = malloc(sizeof(int) * (size_t)(s.n + 1));
@@ -4014,9 +3996,7 @@ done:
 /* visible_plan(spec, masked piles, redeals, weights, predeal, max_nodes, stop_at_reveal
    [, k]) -> (best evaluation, root evaluation, line, positions[, alternatives]); with k > 0,
    alternatives: [(evaluation, line)], the best position through each of the root's moves, the
-   k best of them; with k < 0, the best position whose last move turned a card of each pile up,
-   the -k best of them (use stop_at_reveal, so that the line's only card turned up is its
-   last move's). */
+   k best of them. */
 static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals, *weights;
     int predeal, stop_at_reveal, k_alt = 0;
@@ -4024,8 +4004,8 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOpLp|i", &spec, &piles, &redeals, &weights, &predeal,
                           &max_nodes, &stop_at_reveal, &k_alt))
         return NULL;
-    if (k_alt < -256 || k_alt > 256) {
-        PyErr_SetString(PyExc_ValueError, "k: -256 to 256");
+    if (k_alt < 0 || k_alt > 256) {
+        PyErr_SetString(PyExc_ValueError, "k: 0 to 256");
         return NULL;
     }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
@@ -4044,7 +4024,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     Line line = {0};
     int be = 0, re = 0, rc, nalt = 0;
     long long seen = 0;
-    int na = k_alt < 0 ? -k_alt : k_alt;
+    int na = k_alt;
     Line *alts = na ? calloc((size_t)na, sizeof(Line)) : NULL;
     int *alt_eval = na ? calloc((size_t)na, sizeof(int)) : NULL;
     if (k_alt && (!alts || !alt_eval)) {

@@ -35,11 +35,10 @@ no random choice at all (same view, same move).
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import astuple, dataclass, field, replace
 
-from reussite.cards import UP, build_deck, rank_of
+from reussite.cards import UP
 from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
 from reussite.rules import GameRules, Redeal
 from reussite.solver import core
@@ -113,28 +112,10 @@ class VisibleEffort:
     deep: int = 0
     """Before dealing (or giving up), search again with this many positions when the first
     search found nothing better (0: never)."""
-    deep_margin: int = 0
-    """Search again with ``deep`` positions also when the first search's best is better than
-    the present position by this much or less."""
     resort_before_deal: int | None = None
     """Before a deal (nothing better in reach), first go to a card turned up as the last
     resort does, when the evaluation there is at most this much below the present one (None:
     never)."""
-    resort_first: int | None = None
-    """At every decision, before the line to the best position, first go to a card turned up
-    as the last resort does, when the evaluation there is at most this much below the present
-    one (None: never; an expert turns cards up whenever they can)."""
-    chance: int = 0
-    """When the player turns a card up (its line reaches one, before a deal, the last resort),
-    choose which by the card's chance (:func:`chance_reveal`): each of the ``chance_k`` best
-    lines to a card turned up is valued by the mean, over the cards not seen (the pack less
-    every card face up), of the best evaluation a search of this many positions reaches with
-    that card face up there (0: never; the line as the search found it)."""
-    chance_k: int = 6
-    resort_before_line: int | None = None
-    """Before a line to a better position that turns no card up, first go to a card turned up
-    as the last resort does, when the evaluation there is at most this much below the present
-    one (None: never)."""
 
 
 HINT_NODES = 50_000
@@ -219,26 +200,21 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     """The moves the player means to play from ``pos`` (it looks again after any move that
     turns a card up): the line to the best position in reach; when none is better than now,
     the line to the best position to deal from, then the deal; empty when nothing helps."""
-    if effort.resort_first is not None:
-        turn = last_resort(pos, effort, spent)
-        if turn and evaluation_after(pos, turn, effort) >= (
-                plan(pos, replace(effort, nodes=1), False)[1] - effort.resort_first):
-            return turn
     best, root, line, seen = plan(pos, effort, False)
     if spent is not None:
         spent[0] += seen
-    if line and best > root + (effort.deep_margin if effort.deep > effort.nodes else 0):
-        return _chosen(pos, line, root, effort, spent)
+    if line and best > root:
+        return line
     if effort.deep > effort.nodes and seen >= effort.nodes:
         best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
         if spent is not None:
             spent[0] += seen
     if line and best > root:
-        return _chosen(pos, line, root, effort, spent)
+        return line
     if not pos.piles[0]:
-        return _resort(pos, effort, spent) if effort.last_resort else []
+        return last_resort(pos, effort, spent) if effort.last_resort else []
     if effort.resort_before_deal is not None:
-        turn = _resort(pos, effort, spent)
+        turn = last_resort(pos, effort, spent)
         if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_deal:
             return turn
     best, root, line, seen = plan(pos, replace(effort, nodes=max(effort.nodes, effort.deep)),
@@ -248,33 +224,8 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     if not (line and best > root):
         line = []
     if not line and STOCK_RAW not in pos.raw_moves():
-        return _resort(pos, effort, spent) if effort.last_resort else []
+        return last_resort(pos, effort, spent) if effort.last_resort else []
     return line + [STOCK_RAW]
-
-
-def _chosen(pos: Position, line: list[RawMove], root: int, effort: VisibleEffort,
-            spent: list[int] | None) -> list[RawMove]:
-    """The line the player plays towards a better position: ``line``, or a card turned up
-    first (:func:`_turn_first`, ``effort.resort_before_line``), or the card turned up that the
-    chance prefers (:func:`_by_chance`, ``effort.chance``); both are off unless asked for."""
-    return _by_chance(pos, _turn_first(pos, line, root, effort, spent), effort, spent)
-
-
-def _by_chance(pos: Position, line: list[RawMove], effort: VisibleEffort,
-               spent: list[int] | None) -> list[RawMove]:
-    """``line``, or when it turns a card up and ``effort.chance`` is on, the line to the card
-    turned up that :func:`chance_reveal` prefers."""
-    if not effort.chance or not _reaches_reveal(pos, line):
-        return line
-    return chance_reveal(pos, effort, spent) or line
-
-
-def _resort(pos: Position, effort: VisibleEffort, spent: list[int] | None) -> list[RawMove]:
-    """The line to a card turned up at any cost: :func:`chance_reveal`'s with
-    ``effort.chance``, else :func:`last_resort`'s."""
-    if effort.chance:
-        return chance_reveal(pos, effort, spent) or last_resort(pos, effort, spent)
-    return last_resort(pos, effort, spent)
 
 
 def _until_reveal(pos: Position, line: list[RawMove]) -> list[RawMove]:
@@ -293,11 +244,6 @@ def _until_reveal(pos: Position, line: list[RawMove]) -> list[RawMove]:
             pos.pop()
 
 
-def _reaches_reveal(pos: Position, line: list[RawMove]) -> bool:
-    """Some move of ``line`` turns a card up (``pos`` left as it was)."""
-    return bool(_until_reveal(pos, line))
-
-
 def _masked_after(pos: Position, line: list[RawMove]) -> tuple[list[bytearray], list[int]]:
     """The masked piles after ``line`` (:func:`masked_piles`: a card turned up by it shows
     its face there) and the piles whose card its last move turned up; ``pos`` left as it
@@ -310,71 +256,6 @@ def _masked_after(pos: Position, line: list[RawMove]) -> tuple[list[bytearray], 
     finally:
         for _ in line:
             pos.pop()
-
-
-def unseen_cards(pos: Position) -> Counter[int]:
-    """The cards the player has not seen (face values, no flag): the pack less every card
-    face up (on the tableau, in cells, on the foundations); read from the player's view."""
-    left = Counter(c & 63 for c in build_deck(pos.rules.packs, pos.rules.suits))
-    for pile in masked_piles(pos):
-        for c in pile:
-            if c and rank_of(c):
-                left[c & 63] -= 1
-    return +left
-
-
-def chance_reveal(pos: Position, effort: VisibleEffort,
-                  spent: list[int] | None = None) -> list[RawMove]:
-    """The line to a card turned up with the best expectation: the search of the masked
-    position stopping at cards turned up gives the best line to a card of each pile
-    (``effort.chance_k`` of them, the best first); each is valued by the mean over the cards
-    not seen (:func:`unseen_cards`, each as often as it is left: the card turned up is any of
-    them alike) of the best evaluation a search of ``effort.chance`` positions reaches from
-    the masked position after the line with that card face up in its place. The card's real
-    face is never read. Empty when no card can be turned up."""
-    from reussite.solver import _core
-
-    spec, piles0, redeals, weights = masked_search(pos, effort)
-    best, root, _, seen, alts = _core.visible_plan(spec, piles0, redeals, weights, False,
-                                                   effort.nodes, True, -effort.chance_k)
-    if spent is not None:
-        spent[0] += seen
-    if not alts:
-        return []
-    left = unseen_cards(pos)
-    total = sum(left.values())
-    chosen: list[RawMove] = []
-    chosen_value = 0.0
-    for _, raw_line in alts:
-        line = [(m[0], m[1], m[2]) for m in raw_line]
-        piles, flipped = _masked_after(pos, line)
-        if not flipped or not piles[flipped[0]]:
-            continue
-        value = 0.0
-        for card, count in sorted(left.items()):
-            piles[flipped[0]][-1] = card | UP  # a card not seen, never the real one
-            got, _, _, n = _core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals,
-                                              weights, False, effort.chance, False)
-            if spent is not None:
-                spent[0] += n
-            value += count * got
-        value /= max(total, 1)
-        if not chosen or value > chosen_value:
-            chosen, chosen_value = line, value
-    return chosen
-
-
-def _turn_first(pos: Position, line: list[RawMove], root: int, effort: VisibleEffort,
-                spent: list[int] | None) -> list[RawMove]:
-    """``line`` (to a better position), or, with ``effort.resort_before_line``, when ``line``
-    turns no card up, the last resort's line to a card turned up if the evaluation there is at
-    most that margin below ``root`` (the present position's)."""
-    if effort.resort_before_line is None or _reaches_reveal(pos, line):
-        return line
-    turn = last_resort(pos, effort, spent)
-    if turn and evaluation_after(pos, turn, effort) >= root - effort.resort_before_line:
-        return turn
-    return line
 
 
 LAST_RESORT_DOWN = 1_000
