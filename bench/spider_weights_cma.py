@@ -6,7 +6,8 @@ the last resort, a card turned up before each deal); only the :class:`Weights` c
 candidate is scored on a fixed set of TUNING deals (never 1-1000): the games are
 deterministic, so every candidate plays the same deals (paired comparisons).
 
-The score, fixed before the first run (docs/solver-s10-spiderw.md)::
+The score, fixed before the first run (docs/solver-figures.md, "Spider 4 suits: the visible
+player's weights fitted by CMA-ES")::
 
     score = sum over the deals of 100 x won + cards home + face-down cards turned up
 
