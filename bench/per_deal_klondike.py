@@ -20,7 +20,7 @@ def main() -> None:
     if tune:
         from reussite.solver import _core  # type: ignore[attr-defined]
 
-        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, int(tune))
+        _core.tune(exact_cap=int(tune))
     with open(out, "a") as f:
         for d in deals:
             t = time.time()

@@ -243,11 +243,10 @@ def test_the_best_first_search_never_answers_lost_on_its_own() -> None:
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
 
 
-# The streamlined searches' schedule (``_core.tune``'s last four: the first cap below a card
-# turned up at levels 1 and 2, level 3's deadline (0: no level 3), level 2's): one round each,
-# level 2 to a quarter (before 1 December, session 8), and the shipped one.
-UNCAPPED = (0, 0, 0.0, 0.25)
-SHIPPED = (300, 300, 0.0, 0.15)
+# The streamlined searches in one round each (no cap below a card turned up at levels 1 and 2,
+# no level 3) and level 2 to a quarter: the schedule before 1 December, session 8
+# (``_core.tune``; ``_core.tune()`` restores the shipped schedule).
+UNCAPPED = {"flip1": 0, "flip2": 0, "level3": 0.0, "level2": 0.25}
 
 
 @pytest.mark.parametrize("number", [15, 37])
@@ -263,17 +262,17 @@ def test_the_second_best_first_search_wins_after_level_one_runs_to_its_deadline(
     from reussite.solver import _core
 
     try:
-        _core.tune(5000, 2, -1.0, False, -1.0, *UNCAPPED)
+        _core.tune(first=5000, grow=2, **UNCAPPED)
         pos = Position.deal(get_game("klondike-draw-3"), number)
         status, line, states = core.solve_raw(pos, None, 200_000, False)
         assert status == "won" and core.last_phase() == "best-first"
         assert 80_000 < states <= 100_000
         assert_raw_line_wins(pos, line)
-        _core.tune(5000, 2, -1.0, False, 0.5)
+        _core.tune(first=5000, grow=2, level1=0.5, **UNCAPPED)
         pos = Position.deal(get_game("klondike-draw-3"), number)
         assert core.solve_raw(pos, None, 200_000, False)[0] == "unknown"
     finally:
-        _core.tune(-1, -1, -1.0, False, -1.0, *SHIPPED)
+        _core.tune()
 
 
 def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
@@ -284,12 +283,12 @@ def test_the_second_best_first_search_never_answers_lost_on_its_own() -> None:
     from reussite.solver import _core
 
     pos = Position.deal(get_game("klondike-draw-3"), 1)
-    _core.tune(-1, -1, -1.0, True)
+    _core.tune(stop=True)
     try:
         status, line, _ = core.solve_raw(pos, None, 8_000, False)
         assert status == "unknown" and line == [] and core.last_phase() == "best-first"
     finally:
-        _core.tune(-1, -1, -1.0, False)
+        _core.tune()
     assert core.solve_raw(pos, None, 8_000, False)[0] == "unknown"
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
     assert core.last_phase() == "exact"
@@ -526,10 +525,10 @@ def test_the_solver_streamlined_searches_capped_at_the_flips_win_sooner(number: 
     assert status == "won" and core.last_phase() == "level-2" and states <= 10_000
     assert_raw_line_wins(pos, line)
     try:
-        _core.tune(5000, 2, -1.0, False, -1.0, *UNCAPPED)
+        _core.tune(first=5000, grow=2, **UNCAPPED)
         pos = Position.deal(get_game("klondike-draw-3"), number)
         status, line, states = core.solve_raw(pos, None, 200_000, False)
         assert status == "won" and core.last_phase() == "best-first" and states > 40_000
         assert_raw_line_wins(pos, line)
     finally:
-        _core.tune(-1, -1, -1.0, False, -1.0, *SHIPPED)
+        _core.tune()

@@ -1,6 +1,6 @@
 """The exact search of draw-three games turned over without limit in rounds capped at the flips
 (``_core.c``, ``solve_pos``, ``EXACT_CAP0``; session 9, helper k3win9; an experiment, off in
-the solver: ``_core.tune``'s last argument turns it on).
+the solver: ``_core.tune(exact_cap=...)`` turns it on).
 
 The positions searched below a move that turns a face-down card up are capped (300 at first,
 times 4 a round, as the streamlined searches' capped rounds); the round that cuts nothing off is
@@ -51,27 +51,27 @@ def test_the_capped_exact_search_proves_a_loss_only_in_a_round_that_cut_nothing(
     status, _, states1, rounds1 = _stream(pos, 0, 0, 400_000)
     assert status == 1 and rounds1 == 1 and states1 < states
     try:
-        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 300)
+        _core.tune(exact_cap=300)
         pos = Position.deal(get_game("klondike-draw-3"), 1045)
         status, line, _ = core.solve_raw(pos, None, 400_000, False)
         assert status == "lost" and line == []
     finally:
-        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
+        _core.tune()
 
 
 def test_the_solvers_exact_search_can_run_capped_or_in_one_round() -> None:
     """The solver wins Klondike draw 3 deal 1191 with its exact search capped at the flips or in
-    one round (``_core.tune``'s last argument, the first cap; 0: one round): its win finders win
+    one round (``_core.tune``'s ``exact_cap``, the first cap; 0: one round): its win finders win
     it first; the line replays both ways."""
     try:
         for cap in (0, 300):
-            _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, cap)
+            _core.tune(exact_cap=cap)
             pos = Position.deal(get_game("klondike-draw-3"), 1191)
             status, line, _ = core.solve_raw(pos, None, 400_000, False)
             assert status == "won"
             assert_raw_line_wins(pos, line)
     finally:
-        _core.tune(-1, -1, -1.0, False, -1.0, -1, -1, -1.0, -1.0, 0)
+        _core.tune()
 
 
 def test_the_best_first_search_in_restarts_of_luby_sizes_wins_sooner_on_deal_1184() -> None:

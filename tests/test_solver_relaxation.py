@@ -156,11 +156,11 @@ def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
     assert status == "unknown" and core.last_phase() == "exact"
     assert core._core is not None
     try:
-        core._core.tune_relax(0.95, 3e-4, 100_000)
+        core._core.tune_relax(end=0.95)
         status, line, states = core.solve_raw(pos, None, 2_000_000, False)
         assert status == "lost" and line == [] and core.last_phase() == "relaxation"
     finally:
-        core._core.tune_relax(0.0, 3e-4, 100_000)
+        core._core.tune_relax()
 
 
 @pytest.mark.parametrize("seed", [1, 2])

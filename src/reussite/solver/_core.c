@@ -4226,38 +4226,45 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iL)", r, states);
 }
 
-static PyObject *py_tune(PyObject *self, PyObject *args) {
+/* tune(first, grow, share, stop, level1, flip1, flip2, level3, level2, exact_cap), each also by
+   keyword: the win finders' schedule for measurements and tests. Every argument left out (or -1,
+   stop False) is the shipped setting, so tune() restores them all. */
+static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    long long first;
-    int grow, stop;
-    double share, l1 = -1.0;
-    long long f1 = -1, f2 = -1;
-    double l3 = -1.0, l2 = -1.0;
-    long long xcap = -1;
-    if (!PyArg_ParseTuple(args, "Lidp|dLLddL", &first, &grow, &share, &stop, &l1, &f1, &f2, &l3,
-                          &l2, &xcap))
+    static char *names[] = {"first", "grow", "share", "stop", "level1", "flip1", "flip2",
+                            "level3", "level2", "exact_cap", NULL};
+    long long first = -1, f1 = -1, f2 = -1, xcap = -1;
+    int grow = -1, stop = 0;
+    double share = -1.0, l1 = -1.0, l3 = -1.0, l2 = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LidpdLLddL", names, &first, &grow, &share,
+                                     &stop, &l1, &f1, &f2, &l3, &l2, &xcap))
         return NULL;
-    if (xcap >= 0) tune_xcap = xcap;
-    if (l2 >= 0) tune_l2 = l2;
-    if (l3 >= 0) tune_l3 = l3;
-    if (f1 >= 0) tune_flip1 = f1;
-    if (f2 >= 0) tune_flip2 = f2;
-    tune_l1 = l1;
-    tune_first = first >= 0 ? first : KBEST_FIRST;  /* -1: the shipped sizes */
+    tune_first = first >= 0 ? first : KBEST_FIRST;
     tune_grow = grow >= 0 ? grow : KBEST_GROW;
-    tune_share = share;
+    tune_share = share;  /* < 0: KBEST_SHARE */
     tune_stop = stop;
+    tune_l1 = l1;        /* < 0: the shipped deadlines of level 1 */
+    tune_flip1 = f1 >= 0 ? f1 : FLIP_CAP0;
+    tune_flip2 = f2 >= 0 ? f2 : FLIP_CAP0;
+    tune_l3 = l3 >= 0 ? l3 : LEVEL3_SHARE;
+    tune_l2 = l2 >= 0 ? l2 : LEVEL2_SHARE;
+    tune_xcap = xcap >= 0 ? xcap : EXACT_CAP0;
     Py_RETURN_NONE;
 }
 
-static PyObject *py_tune_relax(PyObject *self, PyObject *args) {
+/* tune_relax(end, least_progress, idle), each also by keyword: the draw-one relaxation's
+   extension and idle stop, for measurements and tests. Left out or negative: the shipped
+   setting (RELAX_EXT_END, RELAX_MIN_PROGRESS, RELAX_IDLE); 0 switches the extension or the idle
+   stop off. */
+static PyObject *py_tune_relax(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    double ext, prog;
-    long long idle;
-    if (!PyArg_ParseTuple(args, "ddL", &ext, &prog, &idle)) return NULL;
-    relax_ext_end = ext;
-    relax_min_progress = prog;
-    relax_idle = idle;
+    static char *names[] = {"end", "least_progress", "idle", NULL};
+    double ext = -1.0, prog = -1.0;
+    long long idle = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ddL", names, &ext, &prog, &idle)) return NULL;
+    relax_ext_end = ext >= 0 ? ext : RELAX_EXT_END;
+    relax_min_progress = prog >= 0 ? prog : RELAX_MIN_PROGRESS;
+    relax_idle = idle >= 0 ? idle : RELAX_IDLE;
     Py_RETURN_NONE;
 }
 
@@ -4269,14 +4276,16 @@ static PyObject *py_last_phase(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
      " and the order bound at every position if asked for: (status, positions)."},
-    {"tune", py_tune, METH_VARARGS, "For measurements only: (first size, growth (0: Luby sizes;"
-     " -1 and -1: the shipped ones),"
-     " share, stop after the win finders) of the draw-three best-first search, then level 1's"
-     " deadline, the flip caps, level 3's and level 2's deadlines, the exact search's first"
-     " flip cap (0: one round)."},
-    {"tune_relax", py_tune_relax, METH_VARARGS, "For measurements and tests only: (end of the"
-     " extension, least progress, idle positions) of the draw-one relaxation (RELAX_EXT_END,"
-     " RELAX_MIN_PROGRESS, RELAX_IDLE; 0 switches the extension or the idle stop off)."},
+    {"tune", (PyCFunction)(void (*)(void))py_tune, METH_VARARGS | METH_KEYWORDS,
+     "For measurements and tests only: tune(first, grow, share, stop, level1, flip1, flip2,"
+     " level3, level2, exact_cap), the draw-three win finders' schedule (the best-first search's"
+     " first size and growth, 0: Luby sizes; its share; stop after the win finders; level 1's"
+     " deadline; the flip caps; level 3's and level 2's deadlines; the exact search's first flip"
+     " cap, 0: one round). Left out or -1: the shipped setting."},
+    {"tune_relax", (PyCFunction)(void (*)(void))py_tune_relax, METH_VARARGS | METH_KEYWORDS,
+     "For measurements and tests only: tune_relax(end, least_progress, idle) of the draw-one"
+     " relaxation (RELAX_EXT_END, RELAX_MIN_PROGRESS, RELAX_IDLE); left out or negative: the"
+     " shipped setting; 0 switches the extension or the idle stop off."},
     {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
      " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
      " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
