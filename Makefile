@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test check unit browser bench clean
 
-$(STAMP): pyproject.toml setup.py src/reussite/solver/_core.c
+$(STAMP): pyproject.toml setup.py src/reussite/solver/_core.c $(wildcard src/reussite/solver/csrc/*.c)
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -e '.[test]'
@@ -15,6 +15,12 @@ serve: $(STAMP)
 	$(VENV)/bin/reussite serve
 
 check: $(STAMP)
+	@# the C core is built optionally (a machine without a compiler still runs the site): a
+	@# compile error would leave an older core in place, and the tests would test that one
+	@so=$$(ls src/reussite/solver/_core*.so 2>/dev/null | head -1); \
+	if [ -z "$$so" ] || [ -n "$$(find src/reussite/solver -name '*.c' -newer "$$so")" ]; then \
+	    echo "the solver's C core is missing or older than its sources:" \
+	         "REUSSITE_CORE=required $(VENV)/bin/pip install -e . shows why"; exit 1; fi
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy src/reussite
 

@@ -1,0 +1,188 @@
+/* Part of _core.c (one translation unit: _core.c includes the parts in order):
+   the beam's evaluation, budgets, frames and lines shared by the searches. */
+
+/* How promising a position of a tableau game looks, for the beam: cards home (a completed
+   suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
+   the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
+   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). Only the
+   beam uses it. */
+/* The reserve games' evaluation (Leap Year, Auld Lang Syne), for the beam only: cards home,
+   less a penalty for every reserve pile emptied while the stock still deals (the stock's cards
+   then fall on fewer piles), less a weight for every card lying above a card of lower rank in
+   its pile (the lower card waits for it). */
+static __thread int beam_w_empty = 50, beam_w_inv = 3;  /* beam_search's second try: 10 */
+
+static int evaluate_reserve(const Pos *p) {
+    const Spec *sp = p->sp;
+    int e = 10 * p->fcards, inv = 0;
+    for (int i = sp->r0; i < sp->r0 + sp->nr; i++) {
+        int n = p->len[i];
+        const uint8_t *c = p->c[i];
+        if (!n) {
+            if (p->len[0]) e -= beam_w_empty;
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            int r = RANK(c[k]);
+            for (int q = k + 1; q < n; q++) inv += RANK(c[q]) > r;
+        }
+    }
+    return e - beam_w_inv * inv;
+}
+
+static int evaluate(const Pos *p, int any_link) {
+    const Spec *sp = p->sp;
+    if (sp->reserve_only) return evaluate_reserve(p);
+    int e = 6 * p->fcards;
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
+        int n = p->len[i];
+        const uint8_t *c = p->c[i];
+        if (!n) { e += 8; continue; }
+        for (int k = 0; k < n; k++) {
+            if (!(c[k] & UPF)) { e -= 5; continue; }
+            if (k == 0 || !(c[k - 1] & UPF)) continue;
+            int lower = c[k - 1], upper = c[k];
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : any_link;
+            else e -= 1;
+        }
+    }
+    for (int i = sp->c0; i < sp->c0 + sp->nc; i++)
+        if (p->len[i]) e -= 2;
+    return e;
+}
+
+/* Moves the beam leaves out (it proves nothing, so it may; the exact search tries them all):
+   - a same-suit run split (part of it moved off the same-suit card it lies on) anywhere but
+     onto a card of its own suit: it trades a same-suit link for a weaker one;
+   - a whole pile moved to an empty pile, and a move to an empty pile other than the first:
+     the same cards end up in the same order, only in another place.
+   Without them the stages' best-first searches drown in shuffles of equal score: with them,
+   wins in Spider 4 suits and Astrocyte (none before at 10 s a deal). */
+static int beam_skip(const Pos *p, Move m) {
+    const Spec *sp = p->sp;
+    if (m.s < 0 || sp->kind[m.s] != K_TABLEAU) return 0;
+    int dk = sp->kind[m.d];
+    if (dk == K_FOUNDATION) return 0;
+    int rest = p->len[m.s] - m.n, ld = p->len[m.d];
+    int c = p->c[m.s][rest];
+    if (rest > 0) {
+        int below = p->c[m.s][rest - 1];
+        if ((below & UPF) && fits(sp, c, below) && SUIT(below) == SUIT(c) &&
+            !(dk == K_TABLEAU && ld && SUIT(top(p, m.d)) == SUIT(c)))
+            return 1;
+    }
+    if (dk == K_TABLEAU && !ld) {
+        if (rest == 0) return 1;
+        for (int j = sp->t0; j < m.d; j++)
+            if (!p->len[j]) return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    double deadline; /* < 0: none */
+    long long max_states; /* < 0: none */
+} Budget;
+
+/* The clock of budgets in seconds: wall time, or the CPU time of the searching thread (so that
+   a shared machine's load does not change what a budget buys). Set per search. */
+static __thread clockid_t budget_clock = CLOCK_MONOTONIC;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(budget_clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int spent(const Budget *b, long long states) {
+    if (b->max_states >= 0 && states >= b->max_states) return 1;
+    return b->deadline >= 0 && now() >= b->deadline;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+/* search.py _progress: cards turned up by the player's moves, cards sent home (x2), over the
+   moves played from move index `from` on. */
+static int progress_since(const Pos *p, int from) {
+    const Spec *sp = p->sp;
+    int gain = 0;
+    for (int m = from; m < p->nmoves; m++) {
+        int start = p->mstart[m], end = m + 1 < p->nmoves ? p->mstart[m + 1] : p->nops;
+        for (int k = start; k < end; k++) {
+            const Op *o = &p->ops[k];
+            if (o->op == OP_TRANSFER) {
+                if (sp->kind[o->b] == K_FOUNDATION) gain += 2 * o->n;
+                else if (sp->kind[o->a] == K_FOUNDATION) gain -= 2 * o->n;
+            } else if (o->op == OP_FLIP && k > start) {
+                const Op *pr = &p->ops[k - 1];
+                if (pr->op == OP_TRANSFER && pr->a == o->a && sp->kind[o->a] != K_STOCK) gain += 1;
+            }
+        }
+    }
+    return gain;
+}
+
+typedef struct {
+    int kid0, nkids, i;    /* this level's children in the arena, next to try */
+    int steps;             /* moves pushed for the step that led here (0 at the root) */
+    int gain;
+    int dealt;             /* 1 when the step that led here was a deal (capped rounds) */
+    long long dealt_at, dealt_cap;
+} Frame;
+
+typedef struct {
+    Frame *f;
+    int n, cap;
+} Frames;
+
+static int frames_push(Frames *fs) {
+    if (fs->n >= fs->cap) {
+        Frame *f = grow_to(fs->f, &fs->cap, fs->n + 1, sizeof *f, 1024);
+        if (!f) return -1;
+        fs->f = f;
+    }
+    memset(&fs->f[fs->n], 0, sizeof(Frame));
+    fs->n++;
+    return 0;
+}
+
+typedef struct {
+    Move *v;
+    int n, cap;
+} Line;
+
+static int line_add(Line *l, Move m) {
+    if (l->n >= l->cap) {
+        Move *v = grow_to(l->v, &l->cap, l->n + 1, sizeof *v, 512);
+        if (!v) return -1;
+        l->v = v;
+    }
+    l->v[l->n++] = m;
+    return 0;
+}
+
+typedef struct {
+    Table table;
+    Kids kids;
+    Frames frames;
+    Move *buf;
+    Line best;      /* best line of the current round (raw moves) */
+    int err;
+    int beam;       /* 1: a beam search for a win first (tableau games dealt onto) */
+    int cut;        /* the beam's try left something out (its width or reach was reached) */
+} Ctx;
+
+/* Moves played along the current path, from the root's history length. */
+static int current_line(const Pos *p, int depth0, Line *l) {
+    l->n = 0;
+    for (int k = depth0; k < p->nmoves; k++)
+        if (line_add(l, p->mraw[k])) return -1;
+    return 0;
+}
+
+static void pop_frame(Pos *p, Frames *fs, Kids *kids) {
+    Frame *fr = &fs->f[fs->n - 1];
+    kids->n = fr->kid0;
+    for (int q = 0; q < fr->steps; q++) pop_move(p);
+    fs->n--;
+}
