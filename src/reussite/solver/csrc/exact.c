@@ -198,17 +198,25 @@ oom:
     return ST_UNKNOWN;
 }
 
+/* The rules of the draw-one relaxation of a draw-three game: the same piles drawing one card at a
+   time, so the safe moves from a draw-one waste apply and the stock with the waste is one
+   cycle (docs/solver.md, "The draw-one relaxation"). */
+static Spec draw_one_spec(const Spec *sp) {
+    Spec one = *sp;
+    one.draw = 1;
+    one.waste_safe = 1;
+    one.stock_turns = 0;
+    one.stock_cycle = sp->packs == 1;
+    return one;
+}
+
 /* The best-first search's guide (guide_bonus): the exact search of the same position drawing one
    card at a time (the draw-one relaxation's probe, solve_pos), on `bud`; when it wins, its line
    gives the orders. 1 when it won (guide set), 0 not (guide cleared), -1 memory error. *lost set
    when the draw-one search saw everything (then the position is lost: see the relaxation). */
 static int kbest_guide(Pos *p, Ctx *cx, const Budget *bud, long long *states, int *lost) {
     const Spec *sp = p->sp;
-    Spec one = *sp;
-    one.draw = 1;
-    one.waste_safe = 1;
-    one.stock_turns = 0;
-    one.stock_cycle = sp->packs == 1;
+    Spec one = draw_one_spec(sp);
     int cut = 0;
     Line line = {0};
     guide_nh = guide_ns = 0;

@@ -148,11 +148,7 @@ static int solve_pos(Pos *p, double time_limit, long long max_states, int best_l
            proves nothing (the exact search runs on what is left). Up to RELAX_SHARE of the
            budget, after the streamlined searches (which keep their shares: the wins they find
            late in them stay found). */
-        Spec one = *sp;
-        one.draw = 1;
-        one.waste_safe = 1;
-        one.stock_turns = 0;
-        one.stock_cycle = sp->packs == 1;
+        Spec one = draw_one_spec(sp);
         int cut = 0;
         Line ignored = {0};
         solve_phase = PH_RELAX;
