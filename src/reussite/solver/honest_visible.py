@@ -203,9 +203,7 @@ def decide(pos: Position, effort: VisibleEffort = VisibleEffort(),
     best, root, line, seen = plan(pos, effort, False)
     if spent is not None:
         spent[0] += seen
-    if line and best > root:
-        return line
-    if effort.deep > effort.nodes and seen >= effort.nodes:
+    if not (line and best > root) and effort.deep > effort.nodes and seen >= effort.nodes:
         best, root, line, seen = plan(pos, replace(effort, nodes=effort.deep), False)
         if spent is not None:
             spent[0] += seen

@@ -218,9 +218,10 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
             if (r < 0) { pop_move(p); goto finish; }
             if (r == 1) {
                 count++;
-                int turned = 0;
-                for (int q = p->mstart[p->nmoves - 1]; q < p->nops; q++)
-                    if (p->ops[q].op == OP_FLIP) turned = 1;
+                int turned = 0;  /* read only to stop at a card turned up */
+                if (stop_at_reveal)
+                    for (int q = p->mstart[p->nmoves - 1]; q < p->nops; q++)
+                        if (p->ops[q].op == OP_FLIP) turned = 1;
                 int e = v_eval(p, w, predeal);
                 int id = v_add(&s, p, nd, m, e, depth + 1, e - w[VW_DEPTH] * (depth + 1));
                 if (id < 0) { pop_move(p); rc = -1; goto done; }
