@@ -152,15 +152,19 @@ def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
     pos = Position.deal(get_game("klondike-draw-3"), 1247)
     assert exhaust(draw_one(pos), cover=True, bound=False, max_states=1_000_000, home=True)[0] \
         == "lost"
-    status, line, states = core.solve_raw(pos, None, 2_000_000, False)
-    assert status == "unknown" and core.last_phase() == "exact"
     assert core._core is not None
     try:
+        # measured before the idle splits and descents, with which the exact search proves
+        # 1247 lost on its own (374,273 positions): they are off here
+        core._core.tune(useless=0)
+        status, line, states = core.solve_raw(pos, None, 2_000_000, False)
+        assert status == "unknown" and core.last_phase() == "exact"
         core._core.tune_relax(end=0.95)
         status, line, states = core.solve_raw(pos, None, 2_000_000, False)
         assert status == "lost" and line == [] and core.last_phase() == "relaxation"
     finally:
         core._core.tune_relax()
+        core._core.tune()
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -224,8 +224,9 @@ def root_steps(pos: Position, memory: Memory | None = None) -> list[Step]:
 
     The search's stock macros read the stock's cards: they are used only when the player
     knows them all. Otherwise the steps are single moves, a click on the stock among them.
+    Idle splits and descents are not left out here: that rule reads face-down cards.
     """
-    steps = knowledge(pos).children(pos, None, macros=stock_known(pos, memory))
+    steps = knowledge(pos).children(pos, None, macros=stock_known(pos, memory), idle=False)
     return steps if steps else [(m,) for m in pos.raw_moves()]
 
 

@@ -48,6 +48,17 @@ dominances documented below, each of which keeps ``lost`` exact.
   (after the clicks that reach it): where the stock stands in its cycle then does not matter.
   Not used for Astrocyte's completed suits, which the player may keep on the tableau (they
   are only tried first).
+- **Idle splits and descents** (Klondike-type games without a reserve: Klondike, Klondike
+  draw 3, Athena). A run whose base ``Y`` sits on a face-up card ``X`` it fits, taken off
+  ``X`` (``X`` stays), is not searched when ``X`` cannot go home now and every other card that
+  fits on ``X`` is buried (face down, or under a card it does not fit). Such a split changes
+  only which card lies on ``X``: a line that plays it can play it just before ``X`` is used
+  (sent home, or given another card), carrying the run along wherever ``X``'s own run goes
+  until then, and the moves that use needs first do not need the split; so the use is
+  possible as soon as the split is played. Likewise a foundation's top card ``F`` put onto the
+  tableau, when every card that fits on ``F`` is buried and the card under ``F`` fits on no
+  pile's top (``F`` down can only be given a card or let that card come down). The proof is
+  in docs/solver.md, "Idle splits and descents".
 - **Safe any-suit foundation moves** (games whose foundations build up regardless of suit and
   are fed only from reserves: Leap Year, Quadrennial, Auld Lang Syne). A reserve's top card of
   rank ``r`` goes home as the only child when the foundations waiting for a rank ``r`` card are
@@ -188,6 +199,14 @@ class GameKnowledge:
             and tab.unit is Unit.ALTERNATING_RUN and self.king_only and not lay.cells
             and rules.packs == 1 and sum(self.copies) == 52
             and not self.deals_to_tableau and not rules.foundations.auto_collect)
+
+        # Idle splits (the same games, without a reserve): see idle_split.
+        self.idle_splits = self.order_bound and not lay.reserves
+        self.fit_on = [0] * 64
+        for c in range(64):
+            for v in range(64):
+                if self.copies[v] and _RANK[v] + 1 == _RANK[c] and self.fits(v | UP, c | UP):
+                    self.fit_on[c] |= 1 << v
 
     def tableau_interchangeable(self, pos: Position) -> bool:
         return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
@@ -527,7 +546,7 @@ class GameKnowledge:
         return self.build is Build.DOWN_ANY_SUIT or _SUIT[top] == _SUIT[c]
 
     def children(self, pos: Position, last: tuple[RawMove, int] | None,
-                 macros: bool = True) -> list[Child]:
+                 macros: bool = True, idle: bool = True) -> list[Child]:
         """The moves worth searching from ``pos``, best first (a safe move alone).
 
         With a waste, stock clicks are not searched on their own: a child is a few clicks
@@ -535,7 +554,8 @@ class GameKnowledge:
         click commutes with every move that does not take the waste's top card, so any line
         can be reordered into such steps; clicks followed by nothing are useless.
         ``macros=False`` (a player who does not know the stock's cards): single moves only,
-        a click on the stock among them.
+        a click on the stock among them. ``idle=False``: idle splits and descents are kept
+        (the rule reads face-down cards: the honest player's own steps must not).
         """
         piles = pos.piles
         interch = self.tableau_interchangeable(pos)
@@ -547,7 +567,7 @@ class GameKnowledge:
         for m in moves:
             if m[0] == STOCK_CLICK and self.waste >= 0 and macros:
                 continue
-            score = self.score(pos, m, last, first_cell, first_space, homes)
+            score = self.score(pos, m, last, first_cell, first_space, homes, idle)
             if score is None:
                 continue
             if score >= SAFE:
@@ -629,7 +649,7 @@ class GameKnowledge:
 
     def score(self, pos: Position, m: RawMove, last: tuple[RawMove, int] | None,
               first_cell: int, first_space: int,
-              homes: set[tuple[int, int, int]]) -> int | None:
+              homes: set[tuple[int, int, int]], idle: bool = True) -> int | None:
         """How promising a move looks (``SAFE`` or more: play it alone), None: prune it."""
         src, dst, n = m
         if src == STOCK_CLICK:
@@ -675,8 +695,13 @@ class GameKnowledge:
                 score = 60  # from a mixed-suit build to a same-suit one
             else:
                 score = 20  # the run already sits where it belongs: a shuffle
+            if idle and self.idle_splits and dkind == "tableau" and rest > 0 and s[rest - 1] & UP \
+                    and self.fits(c, s[rest - 1]) and self.idle_split(pos, s[rest - 1], c):
+                return None
         elif skind == "foundation":
             score = 5
+            if idle and self.idle_splits and dkind == "tableau" and self.idle_descent(pos, src):
+                return None
         else:
             score = 65  # from a cell, the waste or a reserve
         if dkind == "cell":
@@ -684,6 +709,54 @@ class GameKnowledge:
         elif same_suit_dst:
             score += 5
         return score
+
+
+    def idle_split(self, pos: Position, x: int, y: int) -> bool:
+        """A run whose base ``y`` sits on the face-up card ``x`` it fits, moved off it, can be
+        left out when ``x`` cannot go home now and every card that fits on ``x`` (``y`` aside)
+        is buried: in the tableau under the run that reaches its pile's top. The split changes
+        only which card is on ``x``; a line that plays it can play it just before ``x`` is
+        used (sent home, or given a card), carrying the run along with ``x`` until then, and
+        what that use needs first does not need the split (docs/solver.md, "Idle splits and
+        descents")."""
+        piles = pos.piles
+        for f in self.foundations:
+            d = piles[f]
+            if (not d and _RANK[x] == 1) or (d and _RANK[d[-1]] + 1 == _RANK[x]
+                                             and _SUIT[d[-1]] == _SUIT[x]):
+                return False
+        return self.fit_on[x & 63] & ~(1 << (y & 63)) & ~self.buried(pos) == 0
+
+    def idle_descent(self, pos: Position, f: int) -> bool:
+        """The top card ``F`` of foundation ``f`` put onto the tableau can be left out when
+        every card that fits on ``F`` is buried and the card under ``F`` on its foundation (if
+        any) fits on no tableau pile's top: ``F`` on the tableau can only be given a card or
+        let the card under it come down too (docs/solver.md, "Idle splits and descents")."""
+        piles = pos.piles
+        d = piles[f]
+        if len(d) >= 2:
+            below = d[-2] | UP
+            if any(piles[t] and piles[t][-1] & UP and self.fits(below, piles[t][-1])
+                   for t in self.tableau):
+                return False
+        return self.fit_on[d[-1] & 63] & ~self.buried(pos) == 0
+
+    def buried(self, pos: Position) -> int:
+        """The cards no move can take now, as a bit set: those of the tableau under the run
+        that reaches each pile's top (face down, or face up under a card that does not fit)."""
+        piles = pos.piles
+        buried = 0
+        for t in self.tableau:
+            pile = piles[t]
+            i = len(pile) - 1
+            if not pile or not pile[-1] & UP:
+                i = len(pile)
+            else:
+                while i > 0 and pile[i - 1] & UP and self.fits(pile[i], pile[i - 1]):
+                    i -= 1
+            for v in pile[:i]:
+                buried |= 1 << (v & 63)
+        return buried
 
 
 def _places(spans: list[tuple[int, int]], count: int) -> bool:

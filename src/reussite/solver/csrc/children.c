@@ -274,6 +274,87 @@ static int home_due(const Pos *p, const Last *last) {
    choice. The value: the face-down cards of the root (for the cap's scale). */
 static __thread int flip_cap = 0;
 
+/* Splits useful only through the move that follows them (Klondike-type games without a
+   reserve: in-suit foundations, alternating colours, runs moved whole, Kings only in spaces;
+   docs/solver.md, "Idle splits and descents"). tune_useless: bit 1 in every search but the
+   draw-one relaxation's searches under its own rules (relax_cover), bit 2 in those too (for
+   experiments only: the argument does not hold with their rules); USELESS0 ships. */
+#ifndef USELESS0
+#define USELESS0 1
+#endif
+static __thread int tune_useless = USELESS0;
+static __thread uint64_t idle_want[64];  /* the cards that fit on each card */
+static __thread int idle_want_build = 0;  /* the build rule idle_want was filled for, plus 1 */
+
+static int can_go_home(const Pos *p, int c) {
+    const Spec *sp = p->sp;
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+        if (accepts(p, f, c)) return 1;
+    return 0;
+}
+
+/* The cards no move can take now: those of the tableau under the run that reaches each pile's
+   top (face down, or face up under a card that does not fit). */
+static uint64_t idle_buried(const Pos *p) {
+    const Spec *sp = p->sp;
+    uint64_t b = 0;
+    for (int t = sp->t0; t < sp->t0 + sp->nt; t++) {
+        int n = p->len[t], i = n - 1;
+        if (!n || !(p->c[t][i] & UPF)) i = n;  /* nothing face up on top: all buried */
+        else
+            while (i > 0 && (p->c[t][i - 1] & UPF) && fits(sp, p->c[t][i], p->c[t][i - 1])) i--;
+        for (int k = 0; k < i; k++) b |= (uint64_t)1 << (p->c[t][k] & 63);
+    }
+    return b;
+}
+
+/* 1 when the legal move m can be left out of the search (search.py idle_split, idle_descent):
+   a split, a run taken off a face-up card X it fits (X stays in its pile), when X cannot go
+   home now and every card that fits on X, the run's base Y aside, is buried (idle_buried); a
+   descent, a foundation's top card X put onto the tableau, when every card that fits on X is
+   buried and the card under X on its foundation fits on no tableau pile's top. A split changes
+   only which card is on X: a line that plays it can play it just before X is used (X home, or
+   a card put on X), carrying the run along with X until then, and what that use needs first
+   does not need the split; so the use is possible as soon as the split is played (a descent
+   alike: X given a card, or the card under it let down). *buried: idle_buried(p) once *filled. */
+static int idle_move(const Pos *p, Move m, uint64_t *buried, int *filled) {
+    const Spec *sp = p->sp;
+    if (m.s < 0 || sp->kind[m.d] != K_TABLEAU) return 0;
+    int x, y = -1;
+    if (sp->kind[m.s] == K_FOUNDATION) {
+        /* a foundation's top F put onto the tableau: kept when the card under F (same suit,
+           one lower) can follow it onto a tableau pile's top at once */
+        x = top(p, m.s);
+        int n = p->len[m.s];
+        if (n >= 2)
+            for (int t = sp->t0; t < sp->t0 + sp->nt; t++)
+                if (p->len[t] && (top(p, t) & UPF) && fits(sp, p->c[m.s][n - 2] | UPF, top(p, t)))
+                    return 0;
+    } else if (sp->kind[m.s] == K_TABLEAU) {
+        int rest = p->len[m.s] - m.n;
+        if (rest <= 0) return 0;
+        x = p->c[m.s][rest - 1];
+        y = p->c[m.s][rest];
+        if (!(x & UPF) || !fits(sp, y, x) || can_go_home(p, x)) return 0;
+    } else return 0;
+    if (idle_want_build != sp->build + 1) {  /* once a game */
+        idle_want_build = sp->build + 1;
+        for (int c = 0; c < 64; c++) {
+            idle_want[c] = 0;
+            for (int v = 0; RANK(c) > 1 && v < 64; v++)
+                if (RANK(v) + 1 == RANK(c) && sp->copies[v] && fits(sp, v | UPF, c | UPF))
+                    idle_want[c] |= (uint64_t)1 << v;
+        }
+    }
+    if (!*filled) { *buried = idle_buried(p); *filled = 1; }
+    uint64_t want = idle_want[x & 63] & ~(y >= 0 ? (uint64_t)1 << (y & 63) : 0);
+    return (want & ~*buried) == 0;
+}
+
+static inline int idle_on(const Spec *sp) {
+    return sp->order_bound && sp->nr == 0 && (tune_useless & (relax_cover ? 2 : 1));
+}
+
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
 static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     const Spec *sp = p->sp;
@@ -293,6 +374,8 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
                 sp->kind[last->m.d] == K_TABLEAU ? last->m.d : -1;
     if (cover < 0) cover = home_due(p, last);  /* the next card of its suit home, at once */
     if (relax_cover) avail_fill(p, &relax_avail);
+    int idle = idle_on(sp), idle_filled = 0;
+    uint64_t idle_buried_now = 0;
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
         if (m.s < 0) has_stock = 1;
@@ -300,6 +383,7 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         if (cover >= 0 && m.d != cover) continue;
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
+        if (idle && idle_move(p, m, &idle_buried_now, &idle_filled)) continue;
         if (relax_cover && m.s == sp->waste) {  /* dead ends of the relaxation's rules */
             int c = top(p, m.s) & 63;
             if (sp->kind[m.d] == K_TABLEAU && !cover_exists(&relax_avail, c, m.d)) continue;

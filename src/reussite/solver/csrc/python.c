@@ -629,12 +629,12 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
 static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     static char *names[] = {"first", "grow", "share", "stop", "level1", "flip1", "flip2",
-                            "level3", "level2", "exact_cap", NULL};
+                            "level3", "level2", "exact_cap", "useless", NULL};
     long long first = -1, f1 = -1, f2 = -1, xcap = -1;
-    int grow = -1, stop = 0;
+    int grow = -1, stop = 0, useless = -1;
     double share = -1.0, l1 = -1.0, l3 = -1.0, l2 = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LidpdLLddL", names, &first, &grow, &share,
-                                     &stop, &l1, &f1, &f2, &l3, &l2, &xcap))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LidpdLLddLi", names, &first, &grow, &share,
+                                     &stop, &l1, &f1, &f2, &l3, &l2, &xcap, &useless))
         return NULL;
     tune_first = first >= 0 ? first : KBEST_FIRST;
     tune_grow = grow >= 0 ? grow : KBEST_GROW;
@@ -646,6 +646,7 @@ static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
     tune_l3 = l3 >= 0 ? l3 : LEVEL3_SHARE;
     tune_l2 = l2 >= 0 ? l2 : LEVEL2_SHARE;
     tune_xcap = xcap >= 0 ? xcap : EXACT_CAP0;
+    tune_useless = useless >= 0 ? useless : USELESS0;
     Py_RETURN_NONE;
 }
 
