@@ -144,3 +144,23 @@ def test_the_search_with_idle_splits_left_out_answers_as_without(seed: int) -> N
     finally:
         _core.tune()
     assert seen.get(("won", "won"), 0) > 0 and seen.get(("lost", "lost"), 0) > 0, seen
+
+
+def test_a_search_asked_for_its_best_line_keeps_the_idle_moves() -> None:
+    """The honest player's searches of its samples ask for the best line: they keep every idle
+    split and descent (the player was measured with those searches, docs/solver-figures.md).
+    Klondike draw 3 deal 1067 (tuning range), the exact search alone: lost in fewer positions
+    with the rule; with the best line asked, in as many positions as with the rule off."""
+    pos = Position.deal(get_game("klondike-draw-3"), 1067)
+    try:
+        _core.tune(useless=0)
+        off = core.solve_raw(pos, None, 2_000_000, False, beam=False)
+        off_line = core.solve_raw(pos, None, 2_000_000, True, beam=False)
+        _core.tune()
+        on = core.solve_raw(pos, None, 2_000_000, False, beam=False)
+        on_line = core.solve_raw(pos, None, 2_000_000, True, beam=False)
+    finally:
+        _core.tune()
+    assert off[0] == on[0] == on_line[0] == off_line[0] == "lost"
+    assert on[2] < off[2]
+    assert on_line[2] == off_line[2] == off[2]

@@ -917,7 +917,10 @@ def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap
     seen: set[bytes] = {info.key(pos)}
     depth0 = len(pos.history)
     path: list[Child] = []
-    stack: list[list[Child]] = [info.children(pos, None)]
+    # a search asked for its best line (the honest player's samples) keeps the idle moves, as
+    # the C core does (_core.c solve_pos)
+    idle = not best_line
+    stack: list[list[Child]] = [info.children(pos, None, idle=idle)]
     index: list[int] = [0]
     gains: list[int] = [0]
     # Deals on the current line: (depth of the deal's step, positions counted then, cap).
@@ -973,7 +976,7 @@ def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap
                     best_gain, best = gain, list(path)
             else:
                 gains.append(0)
-            stack.append(info.children(pos, (step[-1], len(pos.history[-1][1]))))
+            stack.append(info.children(pos, (step[-1], len(pos.history[-1][1])), idle=idle))
             index.append(0)
             if cap is not None:
                 if step[0][0] == STOCK_CLICK:

@@ -283,6 +283,7 @@ static __thread int flip_cap = 0;
 #define USELESS0 1
 #endif
 static __thread int tune_useless = USELESS0;
+static __thread int idle_off = 0;  /* set: no idle move left out (solve_pos with best_line) */
 static __thread uint64_t idle_want[64];  /* the cards that fit on each card */
 static __thread int idle_want_build = 0;  /* the build rule idle_want was filled for, plus 1 */
 
@@ -352,7 +353,7 @@ static int idle_move(const Pos *p, Move m, uint64_t *buried, int *filled) {
 }
 
 static inline int idle_on(const Spec *sp) {
-    return sp->order_bound && sp->nr == 0 && (tune_useless & (relax_cover ? 2 : 1));
+    return sp->order_bound && sp->nr == 0 && !idle_off && (tune_useless & (relax_cover ? 2 : 1));
 }
 
 /* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */

@@ -1,7 +1,26 @@
 /* Part of _core.c (one translation unit: _core.c includes the parts in order):
    solve_pos: the phases in order; the clear-end test. */
 
+static int solve_run(Pos *p, double time_limit, long long max_states, int best_line,
+                     size_t max_table, int ordering, int streamlined, int best_first,
+                     Result *res);
+
+/* The full-information search (the phases below, solve_run). A search asked for its best line
+   (the honest player's samples) keeps the idle splits and descents: the honest player was
+   measured and tuned with those searches, and with the rule in them it won no more (docs/
+   solver-figures.md, "idle splits and descents"). */
 static int solve_pos(Pos *p, double time_limit, long long max_states, int best_line,
+                     size_t max_table, int ordering, int streamlined, int best_first,
+                     Result *res) {
+    int was = idle_off;
+    idle_off = best_line;
+    int rc = solve_run(p, time_limit, max_states, best_line, max_table, ordering, streamlined,
+                       best_first, res);
+    idle_off = was;
+    return rc;
+}
+
+static int solve_run(Pos *p, double time_limit, long long max_states, int best_line,
                      size_t max_table, int ordering, int streamlined, int best_first,
                      Result *res) {
     const Spec *sp = p->sp;
