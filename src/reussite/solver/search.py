@@ -710,7 +710,6 @@ class GameKnowledge:
             score += 5
         return score
 
-
     def idle_split(self, pos: Position, x: int, y: int) -> bool:
         """A run whose base ``y`` sits on the face-up card ``x`` it fits, moved off it, can be
         left out when ``x`` cannot go home now and every card that fits on ``x`` (``y`` aside)

@@ -87,8 +87,7 @@ static int evaluate_klondike(const Pos *p, const int *w) {
             if (!(seen_cards & bit)) {
                 seen_cards |= bit;
                 reach++;
-                int ok = 0;
-                for (int f = sp->f0; f < sp->f0 + sp->nf && !ok; f++) ok = accepts(p, f, c);
+                int ok = can_go_home(p, c);
                 for (int q = 0; q < nt && !ok; q++) ok = fits(sp, c, tops[q]);
                 if (!ok && spaces && RANK(c) == 13) ok = 1;
                 play += ok;

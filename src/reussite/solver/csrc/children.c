@@ -110,23 +110,31 @@ static __thread int relax_home = 0;
    reaches the pile's top). */
 typedef struct {
     uint64_t sw, fnd, tops, bases_all, bases[MAXP];
-    uint64_t want[64];  /* for each card, the cards that may be put on it */
-    int want_build;     /* the build rule want was filled for, plus 1 */
 } Avail;
 static __thread Avail relax_avail;
+
+/* For each card, the cards that may be put on it in the tableau (one rank lower, as the build
+   rule says, in the pack): the relaxation's rules and the idle moves read it. */
+static __thread uint64_t fit_want[64];
+static __thread int fit_want_build = 0;  /* the build rule fit_want was filled for, plus 1 */
+
+static const uint64_t *fit_wants(const Spec *sp) {
+    if (fit_want_build != sp->build + 1) {  /* once a game */
+        fit_want_build = sp->build + 1;
+        for (int c = 0; c < 64; c++) {
+            fit_want[c] = 0;
+            for (int y = 0; RANK(c) > 1 && y < 64; y++)
+                if (RANK(y) + 1 == RANK(c) && sp->copies[y] && fits(sp, y | UPF, c | UPF))
+                    fit_want[c] |= (uint64_t)1 << y;
+        }
+    }
+    return fit_want;
+}
 
 static void avail_fill(const Pos *p, Avail *a) {
     const Spec *sp = p->sp;
     a->sw = a->fnd = a->tops = a->bases_all = 0;
-    if (a->want_build != sp->build + 1) {  /* once a game: the cards that fit on each card */
-        a->want_build = sp->build + 1;
-        for (int c = 0; c < 64; c++) {
-            a->want[c] = 0;
-            for (int y = 0; RANK(c) > 1 && y < 64; y++)
-                if (RANK(y) + 1 == RANK(c) && sp->copies[y] && fits(sp, y | UPF, c | UPF))
-                    a->want[c] |= (uint64_t)1 << y;
-        }
-    }
+    fit_wants(sp);
     for (int i = 0; i < p->len[0]; i++) a->sw |= (uint64_t)1 << (p->c[0][i] & 63);
     if (sp->waste >= 0)
         for (int i = 0; i < p->len[sp->waste]; i++) a->sw |= (uint64_t)1 << (p->c[sp->waste][i] & 63);
@@ -152,7 +160,7 @@ static void avail_fill(const Pos *p, Avail *a) {
    waste, from a foundation's top, or at the base of a run reaching another pile's top. When
    none can, the child would have no child: a dead end, not searched (it holds no win). */
 static int cover_exists(const Avail *a, int c, int j) {
-    return (a->want[c] & (a->sw | a->fnd | (a->bases_all ^ a->bases[j]))) != 0;
+    return (fit_want[c] & (a->sw | a->fnd | (a->bases_all ^ a->bases[j]))) != 0;
 }
 
 /* The home-at-once rule (relax_home): once card c (not a King) from the waste is home, can the
@@ -284,15 +292,6 @@ static __thread int flip_cap = 0;
 #endif
 static __thread int tune_useless = USELESS0;
 static __thread int idle_off = 0;  /* set: no idle move left out (solve_pos with best_line) */
-static __thread uint64_t idle_want[64];  /* the cards that fit on each card */
-static __thread int idle_want_build = 0;  /* the build rule idle_want was filled for, plus 1 */
-
-static int can_go_home(const Pos *p, int c) {
-    const Spec *sp = p->sp;
-    for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
-        if (accepts(p, f, c)) return 1;
-    return 0;
-}
 
 /* The cards no move can take now: those of the tableau under the run that reaches each pile's
    top (face down, or face up under a card that does not fit). */
@@ -338,17 +337,8 @@ static int idle_move(const Pos *p, Move m, uint64_t *buried, int *filled) {
         y = p->c[m.s][rest];
         if (!(x & UPF) || !fits(sp, y, x) || can_go_home(p, x)) return 0;
     } else return 0;
-    if (idle_want_build != sp->build + 1) {  /* once a game */
-        idle_want_build = sp->build + 1;
-        for (int c = 0; c < 64; c++) {
-            idle_want[c] = 0;
-            for (int v = 0; RANK(c) > 1 && v < 64; v++)
-                if (RANK(v) + 1 == RANK(c) && sp->copies[v] && fits(sp, v | UPF, c | UPF))
-                    idle_want[c] |= (uint64_t)1 << v;
-        }
-    }
     if (!*filled) { *buried = idle_buried(p); *filled = 1; }
-    uint64_t want = idle_want[x & 63] & ~(y >= 0 ? (uint64_t)1 << (y & 63) : 0);
+    uint64_t want = fit_wants(sp)[x & 63] & ~(y >= 0 ? (uint64_t)1 << (y & 63) : 0);
     return (want & ~*buried) == 0;
 }
 

@@ -237,6 +237,14 @@ static inline int accepts(const Pos *p, int j, int c) {
     return sp->ftakes != F_IN_SUIT || SUIT(t) == SUIT(c);
 }
 
+/* Some foundation takes card c now. */
+static int can_go_home(const Pos *p, int c) {
+    const Spec *sp = p->sp;
+    for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
+        if (accepts(p, f, c)) return 1;
+    return 0;
+}
+
 static int stock_allowed(const Pos *p) {
     const Spec *sp = p->sp;
     int redeal_left = sp->redeals < 0 || p->redeals_used < sp->redeals;
