@@ -10,6 +10,7 @@ positions, the very same search (status, positions counted, line).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,6 +19,18 @@ from reussite.games import CATALOGUE, get_game
 from reussite.solver import core
 from reussite.solver.search import knowledge
 from reussite.solver.search import solve as py_solve
+
+
+@pytest.fixture(autouse=True)
+def _without_the_card_set_search() -> Iterator[None]:
+    """These tests measure the other phases of the search: the card-set search (which decides
+    most Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
+    from reussite.solver import _core  # type: ignore[attr-defined]
+
+    _core.tune_cardset(on=0)
+    yield
+    _core.tune_cardset()
+
 
 GAMES = sorted(CATALOGUE)
 

@@ -30,6 +30,7 @@
 #include "csrc/best_first.c"
 #include "csrc/exact.c"
 #include "csrc/phases.c"
+#include "csrc/abstract.c"
 #include "csrc/wide_beam.c"
 #include "csrc/solve.c"
 #include "csrc/visible.c"

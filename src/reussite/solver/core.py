@@ -130,7 +130,7 @@ def exhaust_raw(pos: Position, max_states: int, cover: bool = False,
 
 
 PHASES = ("root", "beam", "best-first", "level-2", "level-1", "relaxation",
-          "reserve-streamlined", "exact", "wide-beam", "level-3")
+          "reserve-streamlined", "exact", "wide-beam", "level-3", "card-set")
 """The phases of the C core's ``solve``, as :func:`last_phase` names them."""
 
 

@@ -73,7 +73,7 @@ static int stream_rounds(Pos *p, Ctx *cx, const Budget *part, long long *total, 
 /* Which phase of solve_pos ran last (the one that decided, when the answer is won or lost):
    for the tests and the measurements (core.last_phase). */
 enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, PH_EXACT, PH_WIDE,
-       PH_LEVEL3 };
+       PH_LEVEL3, PH_CARDSET };
 static __thread int solve_phase = PH_ROOT;
 
 

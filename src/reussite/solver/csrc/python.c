@@ -381,6 +381,50 @@ static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
     return PyBool_FromLong(r);
 }
 
+/* abstract(spec, piles, redeals, time_limit, max_states[, cpu, chunk]) -> (status, positions):
+   the card-set search of Klondike-type games alone (abstract.c); status -1 when it does not
+   apply. With chunk > 0 the search runs in resumed runs of chunk positions each (the tests
+   check that it answers as one run). */
+static PyObject *py_abstract(PyObject *self, PyObject *args) {
+    PyObject *spec, *piles, *redeals;
+    double time_limit;
+    long long max_states, chunk = 0;
+    int cpu = 1;
+    if (!PyArg_ParseTuple(args, "OOOdL|pL", &spec, &piles, &redeals, &time_limit, &max_states,
+                          &cpu, &chunk))
+        return NULL;
+    Spec sp;
+    Pos *p = spec_pos(spec, piles, redeals, &sp);
+    if (!p) return NULL;
+    int r;
+    long long states = 0;
+    Py_BEGIN_ALLOW_THREADS
+    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    double deadline = time_limit < 0 ? -1.0 : now() + time_limit;
+    if (chunk <= 0) {
+        Budget b = {deadline, max_states};
+        r = abstract_search(p, &b, (size_t)1 << 30);
+        states = ab_last_states;
+    } else {
+        AbRun run;
+        memset(&run, 0, sizeof run);
+        for (;;) {
+            long long cap = states + chunk;
+            if (max_states >= 0 && cap > max_states) cap = max_states;
+            Budget b = {deadline, cap - states};
+            r = abstract_resume(&run, p, &b, (size_t)1 << 30);
+            states += ab_last_states;
+            if (r != ST_UNKNOWN || (max_states >= 0 && states >= max_states) ||
+                (deadline >= 0 && now() >= deadline))
+                break;
+        }
+        abrun_free(&run);
+    }
+    Py_END_ALLOW_THREADS
+    free_pos(p);
+    return Py_BuildValue("(iL)", r, states);
+}
+
 static PyObject *py_order_lost(PyObject *self, PyObject *args) {
     Spec sp;
     Pos *p = args_pos(args, &sp);
@@ -650,6 +694,23 @@ static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
     Py_RETURN_NONE;
 }
 
+/* tune_cardset(on, first, end, safe), each also by keyword: the card-set search in solve (on:
+   1 or 0), the shares of the budget where its two runs end, its safe-card pruning (1 or 0);
+   left out or negative: the shipped setting. Apart from tune(), which leaves it as it is. */
+static PyObject *py_tune_cardset(PyObject *self, PyObject *args, PyObject *kw) {
+    (void)self;
+    static char *names[] = {"on", "first", "end", "safe", NULL};
+    int on = -1, safe = -1;
+    double first = -1.0, end = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|iddi", names, &on, &first, &end, &safe))
+        return NULL;
+    tune_cardset = on >= 0 ? on : 1;
+    tune_cardset_first = first >= 0 ? first : CARDSET_FIRST;
+    tune_cardset_end = end >= 0 ? end : CARDSET_END;
+    tune_cardset_safe = safe >= 0 ? safe : 1;
+    Py_RETURN_NONE;
+}
+
 /* tune_relax(end, least_progress, idle), each also by keyword: the draw-one relaxation's
    extension and idle stop, for measurements and tests. Left out or negative: the shipped
    setting (RELAX_EXT_END, RELAX_MIN_PROGRESS, RELAX_IDLE); 0 switches the extension or the idle
@@ -692,6 +753,9 @@ static PyMethodDef methods[] = {
      " rounds capped at the flips: (status, line, positions, rounds)."},
     {"visible_plan", py_visible_plan, METH_VARARGS, "The honest planning search on a masked"
      " position: (best, root, line, positions)."},
+    {"tune_cardset", (PyCFunction)(void (*)(void))py_tune_cardset, METH_VARARGS | METH_KEYWORDS,
+     "Measurements and tests: the card-set search in solve, its shares, its safe-card pruning."},
+    {"abstract", py_abstract, METH_VARARGS, "The card-set search of Klondike-type games alone."},
     {"order_lost", py_order_lost, METH_VARARGS, "The order bound of Klondike-type games."},
     {"proven_lost", py_proven_lost, METH_VARARGS, "The rank bound of reserve-only games."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "The legal raw moves of a position."},

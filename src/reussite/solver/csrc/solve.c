@@ -51,6 +51,21 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
+    /* Klondike-type games: the card-set search (abstract.c), a loss proof, first on
+       CARDSET_FIRST of the budget, again after the streamlined searches up to CARDSET_END
+       from the start; its win proves nothing, but after one the relaxation (a loss proof
+       too) is skipped. Not when the best line is asked for. */
+    int cardset = ordering && !best_line && tune_cardset && cardset_applies(p);
+    int cardset_won = 0;
+    AbRun abrun;
+    memset(&abrun, 0, sizeof abrun);
+    if (cardset) {
+        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_first, max_table,
+                              &total, &won);
+        if (r == ST_LOST) { status = ST_LOST; goto done; }
+        if (r == ST_WON + 16) { status = ST_WON; goto done; }
+        cardset_won = r == ST_WON;
+    }
     if (cx.beam) {
         /* the whole budget (it stops early when a try saw all it could), but a third when
            the caller wants the exact search's best line (the honest player's samples); in
@@ -158,7 +173,15 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
         }
     }
     if (tune_stop && sp->stock_turns && sp->waste >= 0) goto done;
-    if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty) {
+    if (cardset && !cardset_won) {
+        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_end, max_table,
+                              &total, &won);
+        if (r == ST_LOST) { status = ST_LOST; goto done; }
+        if (r == ST_WON + 16) { status = ST_WON; goto done; }
+        cardset_won = r == ST_WON;
+    }
+    if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty &&
+        !cardset_won) {
         /* Draw three, turned over without limit (Klondike draw 3, Athena): the same position
            played drawing one card at a time is a relaxation (every card of the stock and waste
            can be brought to the waste's top by clicks alone, so every line of draw three is a
@@ -277,6 +300,7 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
         if (status == ST_LOST || spent(&whole, total)) break;
     }
 done:
+    abrun_free(&abrun);
     res->status = cx.err ? ST_UNKNOWN : status;
     res->states = total;
     if (status == ST_WON && !cx.err) {
