@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+
+import pytest
 
 from reussite.cards import UP, card_code, parse_card
 from reussite.engine import Move, Position, layout_of
@@ -88,3 +91,25 @@ def fixed_playout(pos: Position, steps: int = 60) -> tuple[list[int], str]:
         pos.play(moves[(step * 7) % len(moves)])
     final = json.dumps(piles_of(pos), sort_keys=True) + f"|{pos.redeals_used}"
     return counts, hashlib.sha256(final.encode()).hexdigest()
+
+
+@pytest.fixture
+def without_the_card_set_search() -> Iterator[None]:
+    """For tests of the other phases of the solver: the card-set search (which decides most
+    Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
+    from reussite.solver import _core  # type: ignore[attr-defined]
+
+    _core.tune_cardset(on=0)
+    yield
+    _core.tune_cardset()
+
+
+def random_walk(pos: Position, rng: random.Random, steps: int) -> Position:
+    """Play up to ``steps`` legal raw moves drawn by ``rng`` on ``pos`` (stops where none is
+    legal); ``pos`` itself."""
+    for _ in range(steps):
+        moves = pos.raw_moves()
+        if not moves:
+            break
+        pos.push_raw(rng.choice(moves))
+    return pos

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_walk
 
 from reussite.engine import Position
 from reussite.games import get_game
@@ -46,11 +47,7 @@ def _positions(seed: int, count: int) -> list[Position]:
         if status == "won":
             for m in line[:rng.randrange(len(line) // 3, len(line) + 1)]:
                 pos.push_raw(m)
-        for _ in range(rng.randrange(0, 40)):
-            moves = pos.raw_moves()
-            if not moves:
-                break
-            pos.push_raw(rng.choice(moves))
+        random_walk(pos, rng, rng.randrange(0, 40))
         out.append(pos)
     return out
 

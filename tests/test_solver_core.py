@@ -10,9 +10,9 @@ positions, the very same search (status, positions counted, line).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
+from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
 
 from reussite.engine import Position, RawMove
 from reussite.games import CATALOGUE, get_game
@@ -20,16 +20,7 @@ from reussite.solver import core
 from reussite.solver.search import knowledge
 from reussite.solver.search import solve as py_solve
 
-
-@pytest.fixture(autouse=True)
-def _without_the_card_set_search() -> Iterator[None]:
-    """These tests measure the other phases of the search: the card-set search (which decides
-    most Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
-    from reussite.solver import _core  # type: ignore[attr-defined]
-
-    _core.tune_cardset(on=0)
-    yield
-    _core.tune_cardset()
+pytestmark = pytest.mark.usefixtures("without_the_card_set_search")
 
 
 GAMES = sorted(CATALOGUE)

@@ -9,22 +9,14 @@ the whole exact search, so a ``lost`` answer still comes from a search that saw 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
 
 from reussite.engine import Position, RawMove
 from reussite.games import get_game
 from reussite.solver import _core, core  # type: ignore[attr-defined]
 
-
-@pytest.fixture(autouse=True)
-def _without_the_card_set_search() -> Iterator[None]:
-    """These tests measure the other phases of the search: the card-set search (which decides
-    most Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
-    _core.tune_cardset(on=0)
-    yield
-    _core.tune_cardset()
+pytestmark = pytest.mark.usefixtures("without_the_card_set_search")
 
 
 def assert_raw_line_wins(pos: Position, line: list[RawMove]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_walk
 
 from reussite.cards import UP
 from reussite.engine import Position
@@ -28,11 +29,7 @@ def _positions(game_id: str, seed: int, count: int) -> list[Position]:
     out = []
     for number in range(count):
         pos = Position.deal(get_game(game_id), 100 + number)
-        for _ in range(rng.randrange(5, 120)):
-            moves = pos.raw_moves()
-            if not moves:
-                break
-            pos.push_raw(rng.choice(moves))
+        random_walk(pos, rng, rng.randrange(5, 120))
         out.append(pos)
     return out
 
@@ -121,11 +118,7 @@ def test_the_search_with_idle_splits_left_out_answers_as_without(seed: int) -> N
             if status == "won":
                 for m in line[:rng.randrange(len(line) + 1)]:
                     pos.push_raw(m)
-            for _ in range(rng.randrange(0, 30)):
-                moves = pos.raw_moves()
-                if not moves:
-                    break
-                pos.push_raw(rng.choice(moves))
+            random_walk(pos, rng, rng.randrange(0, 30))
             answers = []
             for useless in (0, 1):
                 _core.tune(useless=useless)

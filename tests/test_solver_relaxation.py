@@ -12,26 +12,18 @@ over without limit: docs/solver.md, "Loss proofs of draw-three games").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
+from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
 
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.rules import GameRules
 from reussite.solver import (
-    _core,  # type: ignore[attr-defined]
     core,
 )
 
-
-@pytest.fixture(autouse=True)
-def _without_the_card_set_search() -> Iterator[None]:
-    """These tests measure the other phases of the search: the card-set search (which decides
-    most Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
-    _core.tune_cardset(on=0)
-    yield
-    _core.tune_cardset()
+pytestmark = pytest.mark.usefixtures("without_the_card_set_search")
 
 
 def draw_one(pos: Position) -> Position:
