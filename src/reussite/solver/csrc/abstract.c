@@ -474,6 +474,7 @@ static int cardset_applies(const Pos *p) {
 #define CARDSET_END 0.95
 #endif
 static __thread int tune_cardset = 1;  /* 0: off (experiments, tests) */
+static __thread int tune_cardset_lines = 0;  /* 1: also when the best line is asked for */
 static __thread double tune_cardset_first = CARDSET_FIRST, tune_cardset_end = CARDSET_END;
 
 /* One run of the card-set search from p up to `share` of the budget from `start`; its

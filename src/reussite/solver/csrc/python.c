@@ -699,11 +699,13 @@ static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
    left out or negative: the shipped setting. Apart from tune(), which leaves it as it is. */
 static PyObject *py_tune_cardset(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
-    static char *names[] = {"on", "first", "end", "safe", NULL};
-    int on = -1, safe = -1;
+    static char *names[] = {"on", "first", "end", "safe", "lines", NULL};
+    int on = -1, safe = -1, lines = -1;
     double first = -1.0, end = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|iddi", names, &on, &first, &end, &safe))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|iddii", names, &on, &first, &end, &safe,
+                                     &lines))
         return NULL;
+    tune_cardset_lines = lines >= 0 ? lines : 0;
     tune_cardset = on >= 0 ? on : 1;
     tune_cardset_first = first >= 0 ? first : CARDSET_FIRST;
     tune_cardset_end = end >= 0 ? end : CARDSET_END;

@@ -55,7 +55,8 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
        CARDSET_FIRST of the budget, again after the streamlined searches up to CARDSET_END
        from the start; its win proves nothing, but after one the relaxation (a loss proof
        too) is skipped. Not when the best line is asked for. */
-    int cardset = ordering && !best_line && tune_cardset && cardset_applies(p);
+    int cardset = ordering && (!best_line || tune_cardset_lines) && tune_cardset &&
+                  cardset_applies(p);
     int cardset_won = 0;
     AbRun abrun;
     memset(&abrun, 0, sizeof abrun);
