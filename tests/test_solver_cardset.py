@@ -126,6 +126,18 @@ def test_the_solver_wins_a_deal_with_the_card_set_search_and_the_line_replays() 
         assert _replays(pos, line), (game_id, number)
 
 
+def test_drawing_one_a_safe_stock_card_goes_home_alone() -> None:
+    """Klondike (draw one) deal 3 is lost: in 924 pictures with the safe stock and waste cards
+    played alone, against 6,808 with every move searched; the same answer both ways."""
+    pos = Position.deal(get_game("klondike"), 3)
+    try:
+        assert _cardset(pos) == (LOST, 924)
+        _core.tune_cardset(safe=0)
+        assert _cardset(pos) == (LOST, 6_808)
+    finally:
+        _core.tune_cardset()
+
+
 @pytest.mark.parametrize("seed", [4, 5])
 def test_every_card_set_win_replays(seed: int) -> None:
     """On random positions (along won lines, then random moves), every win the solver

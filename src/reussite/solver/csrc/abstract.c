@@ -43,6 +43,7 @@ typedef struct {
     int collen[AB_MAXP];
     uint64_t par[52], pair[52], kids[52];/* parents; the card and its twin; its children */
     uint64_t kings;
+    uint8_t dpos[52];                    /* each card's place in d0 (255: not in the deck) */
 } AbSpec;
 
 typedef struct {
@@ -200,8 +201,8 @@ static int ab_dfs(AbCtx *cx, const AbState *s, uint64_t key, int depth);
 /* The children of s (a card home, a base off its pile, a stock or waste card reached by
    clicks to the foundations or the tableau, a foundation card back), with the moves that make
    them; their number. A safe card home from the tableau (an Ace, or a card whose two cards
-   one rank lower of the other colour are home), when one can go, is the only child (with
-   cx->safe; docs/solver.md, "The card-set search"). */
+   one rank lower of the other colour are home), or from the stock and waste when drawing one,
+   when one can go, is the only child (with cx->safe; docs/solver.md, "The card-set search"). */
 static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *step) {
     const AbSpec *as = cx->as;
     uint64_t bases = ab_bases(as, s), nonbase = s->vis & ~bases;
@@ -211,12 +212,22 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
         for (int su = 0; su < 4; su++) {
             if (s->fnd[su] == 13) continue;
             int ci = s->fnd[su] * 4 + su, r = ab_rank(ci);
-            if (!(s->vis >> ci & 1)) continue;
+            int q = as->dpos[ci];
+            int in_deck = q < as->n0 && (s->deck >> q & 1);
+            if (!(s->vis >> ci & 1) && !(pass == 0 && as->draw == 1 && in_deck)) continue;
             if (pass == 0 && r > 1) {
                 int red = ab_red(ci), ok = 1;
                 for (int o = 0; o < 4; o++)
                     if ((o == 1 || o == 2) != red && s->fnd[o] < r - 1) ok = 0;
                 if (!ok) continue;
+            }
+            if (in_deck) {  /* drawing one: every stock and waste card is in reach */
+                kid[n] = *s;
+                kid[n].deck &= ~((uint32_t)1 << q);
+                kid[n].fnd[su]++;
+                kid[n].w = 0;
+                step[n].type = AB_DECK_HOME; step[n].a = (uint8_t)ci;
+                return n + 1;
             }
             int lying = __builtin_popcountll(nonbase & as->kids[ci]);
             if (__builtin_popcountll(s->vis & as->pair[ci]) <= lying) continue;
@@ -337,6 +348,8 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     if (ns + nw > 32) return -1;
     for (int q = 0; q < nw; q++) as->d0[as->n0++] = (uint8_t)((p->c[sp->waste][q] & 63) - 4);
     for (int q = ns - 1; q >= 0; q--) as->d0[as->n0++] = (uint8_t)((p->c[0][q] & 63) - 4);
+    memset(as->dpos, 255, sizeof as->dpos);
+    for (int q = 0; q < as->n0; q++) as->dpos[as->d0[q]] = (uint8_t)q;
     s->deck = as->n0 >= 32 ? 0xFFFFFFFFu : (((uint32_t)1 << as->n0) - 1);
     s->w = (uint8_t)ab_norm_w(as, nw, as->n0);
     for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
