@@ -18,7 +18,7 @@ from reussite.solver import _core, core  # type: ignore[attr-defined]
 
 WON, LOST, UNKNOWN, NOT_APPLICABLE = 0, 1, 2, -1
 
-CARDSET_GAMES = ("klondike", "klondike-draw-3")
+CARDSET_GAMES = ("klondike", "klondike-draw-3", "athena")
 
 
 def _cardset(pos: Position, max_states: int = 2_000_000, chunk: int = 0) -> tuple[int, int]:
@@ -151,11 +151,11 @@ def test_every_card_set_win_replays(seed: int) -> None:
     assert wins > 0
 
 
-def test_the_card_set_search_is_only_for_klondike_positions() -> None:
-    """It needs every pile's face-up cards to be one run on its face-down cards, a waste turned
-    over without limit, no cell and no reserve: not Athena's deal (face-up cards under face-down
-    ones), Minerva (a reserve), Spider, Leap Year."""
-    for game_id in ("athena", "minerva", "spider", "leap-year", "astrocyte"):
+def test_the_card_set_search_is_only_for_klondike_type_games() -> None:
+    """It needs Klondike's rules (Klondike, Klondike draw 3, Athena, whose deal has face-up
+    cards under face-down ones), a waste turned over without limit, no cell and no reserve:
+    not Minerva (a reserve), Spider, Leap Year, Astrocyte."""
+    for game_id in ("minerva", "spider", "leap-year", "astrocyte"):
         pos = Position.deal(get_game(game_id), 1)
         assert _cardset(pos, 1_000)[0] == NOT_APPLICABLE, game_id
     for game_id in CARDSET_GAMES:

@@ -40,6 +40,7 @@ typedef struct {
     int n0;                              /* stock and waste cards at the root */
     uint8_t d0[32];                      /* them, in the order clicks bring them (card index) */
     uint8_t col[AB_MAXP][AB_MAXC];       /* each pile's own cards, bottom first (card index) */
+    uint8_t up[AB_MAXP][AB_MAXC];        /* an own card face up at the root (Athena's deal) */
     int collen[AB_MAXP];
     uint64_t par[52], pair[52], kids[52];/* parents; the card and its twin; its children */
     uint64_t kings;
@@ -137,12 +138,24 @@ static uint64_t ab_bases(const AbSpec *as, const AbState *s) {
 }
 
 /* Pile i's base leaves (home or onto the tableau): its next own card turns up. */
+static inline int ab_fit(int c, int t) {  /* card index c fits on card index t */
+    return ab_rank(t) == ab_rank(c) + 1 && ab_red(t) != ab_red(c);
+}
+
+/* Pile i's base leaves (home or onto the tableau): its next own card turns up and is the base,
+   unless it fits on the own card under it and that one is face up (Athena's deal): then it
+   lies on it, and the top run, and the base, go down (as far as that goes on). */
 static void ab_reveal(const AbSpec *as, AbState *s, int i) {
     s->k[i]--;
-    if (s->k[i]) {
-        int nb = as->col[i][s->k[i] - 1];
+    while (s->k[i]) {
+        int k = s->k[i], nb = as->col[i][k - 1];
         s->vis |= ab_bit(nb);
-        if (s->k[i] == 1 && ab_rank(nb) == 13) s->k[i] = 0;  /* a King on the table */
+        if (k >= 2 && as->up[i][k - 2] && ab_fit(nb, as->col[i][k - 2])) {
+            s->k[i]--;
+            continue;
+        }
+        if (k == 1 && ab_rank(nb) == 13) s->k[i] = 0;  /* a King on the table */
+        break;
     }
 }
 
@@ -332,6 +345,19 @@ static int ab_dfs(AbCtx *cx, const AbState *s, uint64_t key, int depth) {
     return r;
 }
 
+/* The height of the base of tableau pile i's top run (the face-up cards at its top each lying on
+   the card one higher of the other colour, as far down as they go); 0 for an empty pile. The
+   cards under the base, face down or (Athena's deal) face up, are the pile's own cards still
+   in place: they stay where they are until the base leaves. */
+static int cs_base(const Pos *p, int i) {
+    int n = p->len[i];
+    if (!n) return 0;
+    const uint8_t *c = p->c[i];
+    int b = n - 1;
+    while (b > 0 && (c[b - 1] & UPF) && fits(p->sp, c[b], c[b - 1])) b--;
+    return b;
+}
+
 /* The card-set picture of p, when its game and position allow it: 0, else -1 (the search
    does not apply). */
 static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
@@ -360,19 +386,17 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     for (int j = 0; j < sp->nt; j++) {
         int i = sp->t0 + j, n = p->len[i];
         const uint8_t *c = p->c[i];
-        int down = 0;
-        while (down < n && !(c[down] & UPF)) down++;
-        for (int k = down; k < n; k++) {
-            if (!(c[k] & UPF)) return -1;  /* a face-up card under a face-down one */
-            if (k > down && !fits(sp, c[k], c[k - 1])) return -1;  /* not one run */
-        }
-        if (down && down == n) return -1;  /* a face-down top */
+        if (n && !(c[n - 1] & UPF)) return -1;  /* a face-down top */
+        int down = cs_base(p, i);  /* the base: the lowest card of the top run */
         if (down + 1 > AB_MAXC) return -1;
         for (int k = 0; k < n; k++) {
             int ci = (c[k] & 63) - 4;
             if (ci < 0 || ci >= 52) return -1;
             if (k >= down) s->vis |= ab_bit(ci);
-            if (k <= down) as->col[j][k] = (uint8_t)ci;
+            if (k <= down) {
+                as->col[j][k] = (uint8_t)ci;
+                as->up[j][k] = (c[k] & UPF) != 0;
+            }
         }
         if (!n) continue;
         as->collen[j] = down + 1;
@@ -552,8 +576,7 @@ static int cardset_line(Pos *p, const AbStep *steps, int nsteps, Line *out) {
     for (int q = 0; q < nsteps; q++) {
         int type = steps[q].type, a = steps[q].a;
         if (type == AB_REVEAL) {
-            int i = sp->t0 + a, n = p->len[i], d = 0;
-            while (d < n && !(p->c[i][d] & UPF)) d++;
+            int i = sp->t0 + a, n = p->len[i], d = cs_base(p, i);
             if (d >= n) goto done;
             int j = cs_dest(p, p->c[i][d], i);
             Move m = {(int8_t)i, (int8_t)j, (int16_t)(n - d)};
