@@ -18,7 +18,7 @@ from reussite.solver import _core, core  # type: ignore[attr-defined]
 
 WON, LOST, UNKNOWN, NOT_APPLICABLE = 0, 1, 2, -1
 
-CARDSET_GAMES = ("klondike", "klondike-draw-3", "athena")
+CARDSET_GAMES = ("klondike", "klondike-draw-3", "athena", "minerva")
 
 
 def _cardset(pos: Position, max_states: int = 2_000_000, chunk: int = 0) -> tuple[int, int]:
@@ -115,10 +115,11 @@ def test_the_solver_proves_a_deal_lost_with_the_card_set_search() -> None:
 
 
 def test_the_solver_wins_a_deal_with_the_card_set_search_and_the_line_replays() -> None:
-    """Klondike draw 3 deal 682, unknown at 10 s of CPU before, and Klondike (draw one) deal 2:
+    """Klondike draw 3 deal 682, unknown at 10 s of CPU before, Klondike (draw one) deal 2 and
+    Minerva deal 1 (its reserve, one turn of the waste):
     the card-set search's win becomes a line of real moves (a card lying on the card to go
     home moved onto its twin, clicks up to a stock card) that the engine replays to a win."""
-    for game_id, number in (("klondike-draw-3", 682), ("klondike", 2)):
+    for game_id, number in (("klondike-draw-3", 682), ("klondike", 2), ("minerva", 1)):
         pos = Position.deal(get_game(game_id), number)
         status, line, _ = core.solve_raw(pos, None, 3_000_000, False)
         assert status == "won", (game_id, number)
@@ -152,10 +153,10 @@ def test_every_card_set_win_replays(seed: int) -> None:
 
 
 def test_the_card_set_search_is_only_for_klondike_type_games() -> None:
-    """It needs Klondike's rules (Klondike, Klondike draw 3, Athena, whose deal has face-up
-    cards under face-down ones), a waste turned over without limit, no cell and no reserve:
-    not Minerva (a reserve), Spider, Leap Year, Astrocyte."""
-    for game_id in ("minerva", "spider", "leap-year", "astrocyte"):
+    """It needs Klondike's building rules: Klondike, Klondike draw 3, Athena (whose deal has
+    face-up cards under face-down ones) and Minerva (a reserve, one turn of the waste, no card
+    back from a foundation); not Spider, Leap Year, Astrocyte, Fred's Spider."""
+    for game_id in ("spider", "leap-year", "astrocyte", "freds-spider"):
         pos = Position.deal(get_game(game_id), 1)
         assert _cardset(pos, 1_000)[0] == NOT_APPLICABLE, game_id
     for game_id in CARDSET_GAMES:

@@ -45,6 +45,10 @@ typedef struct {
     uint64_t par[52], pair[52], kids[52];/* parents; the card and its twin; its children */
     uint64_t kings;
     uint8_t dpos[52];                    /* each card's place in d0 (255: not in the deck) */
+    int limited;                         /* the waste turned over at most `turns0` times more */
+    int turns0;
+    uint8_t res[32];                     /* the reserve, bottom first (Minerva) */
+    int nres;
 } AbSpec;
 
 typedef struct {
@@ -53,6 +57,8 @@ typedef struct {
     uint8_t fnd[4];      /* cards home per suit */
     uint8_t k[AB_MAXP];  /* own cards still in place per pile (0: empty or a King on the table) */
     uint8_t w;           /* the waste holds the first w cards left in the deck */
+    uint8_t turns;       /* turns of the waste left (limited redeals; 0 otherwise) */
+    uint8_t rr;          /* the reserve's cards left (Minerva) */
 } AbState;
 
 /* The table of states: each slot a state's key (ab_key, under 2^62) times 4 plus its mark;
@@ -117,6 +123,7 @@ static inline uint64_t ab_bit(int ci) { return (uint64_t)1 << ci; }
 /* The waste's reach, canonical: a waste whose length is a multiple of the draw, or the whole
    deck, reaches what an empty waste reaches (clicks go from one to the other). */
 static int ab_norm_w(const AbSpec *as, int w, int n) {
+    if (as->limited) return w;  /* the turns left tell these apart */
     return (w % as->draw == 0 || w == n) ? 0 : w;
 }
 
@@ -126,6 +133,8 @@ static uint64_t ab_key(const AbSpec *as, const AbState *s) {
     uint64_t x = 0;
     for (int i = 0; i < 4; i++) x = x * 14 + s->fnd[i];
     for (int i = 0; i < as->np; i++) x = x * (uint64_t)(as->collen[i] + 1) + s->k[i];
+    x = x * (uint64_t)(as->nres + 1) + s->rr;
+    x = x * (uint64_t)(as->turns0 + 1) + s->turns;
     x = (x << as->n0) | s->deck;
     return x * (uint64_t)(as->n0 + 1) + s->w;
 }
@@ -172,7 +181,7 @@ static int ab_fits(const AbSpec *as, const AbState *s, uint64_t nonbase, int ci)
 }
 
 /* A move of the card-set search, as the winning line records it. */
-enum { AB_HOME, AB_REVEAL, AB_DECK_HOME, AB_DECK_TAB, AB_BACK };
+enum { AB_HOME, AB_REVEAL, AB_DECK_HOME, AB_DECK_TAB, AB_BACK, AB_RES_HOME, AB_RES_TAB };
 typedef struct { uint8_t type, a; } AbStep;  /* a: a card index, or a pile (AB_REVEAL) */
 
 typedef struct {
@@ -227,6 +236,7 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
             int ci = s->fnd[su] * 4 + su, r = ab_rank(ci);
             int q = as->dpos[ci];
             int in_deck = q < as->n0 && (s->deck >> q & 1);
+            if (as->limited) in_deck = 0;  /* not every stock card is in reach */
             if (!(s->vis >> ci & 1) && !(pass == 0 && as->draw == 1 && in_deck)) continue;
             if (pass == 0 && r > 1) {
                 int red = ab_red(ci), ok = 1;
@@ -270,15 +280,18 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
     for (int q = 0; q < as->n0; q++)
         if (s->deck >> q & 1) { dq[nd] = (uint8_t)q; dk[nd++] = as->d0[q]; }
     if (nd) {
-        uint8_t seen[33] = {0};
-        int w = s->w, turns = 0;
+        uint8_t seen[3][33];
+        memset(seen, 0, sizeof seen);
+        int w = s->w, pass = 0, left = s->turns;
         for (;;) {
-            if (w && !seen[w]) {
-                seen[w] = 1;
+            int sp_ = as->limited ? pass : 0;  /* passes with different turns left differ */
+            if (w && !seen[sp_][w]) {
+                seen[sp_][w] = 1;
                 int ci = dk[w - 1], su = ab_suit(ci);
                 AbState base = *s;
                 base.deck &= ~((uint32_t)1 << dq[w - 1]);
                 base.w = (uint8_t)ab_norm_w(as, w - 1, nd - 1);
+                base.turns = (uint8_t)left;
                 if (s->fnd[su] * 4 + su == ci) {
                     kid[n] = base;
                     kid[n].fnd[su]++;
@@ -293,7 +306,28 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
                 }
             }
             if (w < nd) w = w + as->draw < nd ? w + as->draw : nd;
-            else { w = 0; if (++turns > 1) break; }
+            else if (as->limited) {
+                if (left <= 0 || pass >= 2) break;
+                left--; pass++; w = 0;
+            } else { w = 0; if (++pass > 1) break; }
+        }
+    }
+    /* the reserve's top card (Minerva) home or onto the tableau */
+    if (s->rr) {
+        int ci = as->res[s->rr - 1], su = ab_suit(ci);
+        if (s->fnd[su] * 4 + su == ci) {
+            kid[n] = *s;
+            kid[n].rr--;
+            kid[n].fnd[su]++;
+            step[n].type = AB_RES_HOME; step[n].a = (uint8_t)ci;
+            n++;
+        }
+        if (ab_fits(as, s, nonbase, ci)) {
+            kid[n] = *s;
+            kid[n].rr--;
+            kid[n].vis |= ab_bit(ci);
+            step[n].type = AB_RES_TAB; step[n].a = (uint8_t)ci;
+            n++;
         }
     }
     /* a foundation card back */
@@ -362,14 +396,33 @@ static int cs_base(const Pos *p, int i) {
    does not apply). */
 static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     const Spec *sp = p->sp;
-    if (!sp->order_bound || sp->waste < 0 || !sp->unlimited || sp->nr || sp->nc ||
-        sp->nt > AB_MAXP || sp->nf != 4 || sp->draw < 1)
+    int limited = !sp->unlimited;
+    if (!sp->order_bound || sp->waste < 0 || sp->nc || sp->nt > AB_MAXP || sp->nf != 4 ||
+        sp->draw < 1 || (limited && !(sp->redeal == R_TURN_WASTE && sp->redeals > 0)) ||
+        sp->nr > 1 || (sp->nr && !sp->res_to_tab))
         return -1;
     memset(as, 0, sizeof *as);
     memset(s, 0, sizeof *s);
     as->np = sp->nt;
     as->draw = sp->draw;
     as->back = sp->gives_back;
+    as->limited = limited;
+    if (limited) {
+        as->turns0 = sp->redeals - p->redeals_used;
+        if (as->turns0 < 0 || as->turns0 > 2) return -1;
+        s->turns = (uint8_t)as->turns0;
+    }
+    if (sp->nr) {  /* a reserve (Minerva): its top card goes home or onto the tableau */
+        int r = sp->r0, m = p->len[r];
+        if (m > 32) return -1;
+        for (int q = 0; q < m; q++) {
+            int ci = (p->c[r][q] & 63) - 4;
+            if (ci < 0 || ci >= 52) return -1;
+            as->res[q] = (uint8_t)ci;
+        }
+        as->nres = m;
+        s->rr = (uint8_t)m;
+    }
     int ns = p->len[0], nw = p->len[sp->waste];
     if (ns + nw > 32) return -1;
     for (int q = 0; q < nw; q++) as->d0[as->n0++] = (uint8_t)((p->c[sp->waste][q] & 63) - 4);
@@ -403,7 +456,8 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
         s->k[j] = (uint8_t)(down + 1);
         if (!down && RANK(c[0]) == 13) s->k[j] = 0;
     }
-    double bits = 4 * log2(14.0) + (double)as->n0 + log2((double)as->n0 + 1.0);
+    double bits = 4 * log2(14.0) + (double)as->n0 + log2((double)as->n0 + 1.0) +
+                  log2((double)as->nres + 1.0) + log2((double)as->turns0 + 1.0);
     for (int j = 0; j < sp->nt; j++) bits += log2((double)as->collen[j] + 1.0);
     if (bits > 61.5) return -1;  /* the key would not fit in 62 bits */
     for (int ci = 0; ci < 52; ci++) {
@@ -600,6 +654,14 @@ static int cardset_line(Pos *p, const AbStep *steps, int nsteps, Line *out) {
             int f = cs_home(p, c);
             Move m = {(int8_t)pi, (int8_t)f, 1};
             if (f < 0 || cs_play(p, m, buf, out)) goto done;
+            continue;
+        }
+        if (type == AB_RES_HOME || type == AB_RES_TAB) {
+            int r = sp->r0;
+            int dst = type == AB_RES_HOME ? cs_home(p, c) : cs_dest(p, c, -1);
+            Move m = {(int8_t)r, (int8_t)dst, 1};
+            if (!p->len[r] || (top(p, r) | UPF) != c || dst < 0 || cs_play(p, m, buf, out))
+                goto done;
             continue;
         }
         if (type == AB_BACK) {
