@@ -1,24 +1,19 @@
 /* Part of _core.c (one translation unit: _core.c includes the parts in order):
-   the card-set search of Klondike-type games, a loss proof (docs/solver.md, "The card-set
-   relaxation").
+   the card-set search of Klondike-type games (Klondike, Klondike draw 3, Athena, Minerva), a
+   loss proof and a win finder (docs/solver.md, "The card-set search", with the proofs).
 
-   In Klondike (alternate colours, any face-up run moves, Kings only in spaces, no cells, no
-   reserve, the waste turned over without limit) the search below forgets how the face-up
-   tableau cards are arranged. A position is seen as: the cards home in each suit; for each
-   pile, how many of its own cards (its face-down cards and the face-up card on them, the
-   pile's *base*) are still in place; the cards left in the stock and waste (their order never
-   changes: cards only leave it) and how far the waste reaches. Every other card is face up
-   on the tableau, lying on one of its two *parents* (one rank higher, the other colour), or a
-   base, or a King on the table. A card may be put on a parent when some parent is visible with
-   no card of this card's rank and colour on it: counted, the visible parents outnumber the
-   visible cards of its rank and colour that lie on parents. Moves: a card home (a visible
-   one when its rank and colour outnumber, counted the same way, the cards lying on them), a
-   base moved off its pile's face-down cards (a reveal), a stock or waste card reached by
-   clicks to the foundations or the tableau, a foundation card back. Every move of the real
-   game is one of these or leaves the picture unchanged (a run moved from one parent to the
-   other, a King from one space to another), and each real legal move passes these counts, so
-   every winning line of the game is a winning line here: **lost here is lost**. (The converse
-   is not claimed: a win here proves nothing and is not answered.) */
+   The search forgets how the face-up tableau cards are arranged. A position is seen as: the
+   cards home in each suit; for each pile, how many of its own cards (those under the base of
+   its top run, and the base) are still in place; the cards left in the stock and waste (their
+   order never changes: cards only leave it), how far the waste reaches and the turns left;
+   the reserve's cards left (Minerva). Every other card is face up on the tableau: a base, a
+   King on the table, or a card lying on one of its two *parents* (one rank higher, the other
+   colour). A card may be put on a parent when the visible parents outnumber the visible cards
+   of its rank and colour lying on parents; a card may go home when the visible cards of its
+   rank and colour outnumber those lying on them. Every move of the real game is a move of
+   this picture or leaves it unchanged, so **lost here is lost**; a win here is turned into
+   real moves, each checked against the legal moves (cardset_line), and answered only when
+   they win. */
 
 #include <math.h>
 
@@ -34,6 +29,7 @@
 #define AB_MAXC 16
 
 typedef struct {
+    const Spec *sp;
     int np;                              /* tableau piles */
     int draw;                            /* cards a click turns */
     int back;                            /* foundation cards may come back */
@@ -114,9 +110,9 @@ static long long abt_slot(AbTable *t, uint64_t key) {
 static inline int abt_mark(const AbTable *t, long long j) { return (int)(t->v[j] & 3); }
 static inline void abt_set(AbTable *t, long long j, int m) { t->v[j] = (t->v[j] & ~3ULL) | (uint64_t)m; }
 
+/* Card indices: a card's byte less 4 (rank * 4 + suit - 4, 0..51), so SUIT and RED read them
+   as they read cards. */
 static inline int ab_rank(int ci) { return ci / 4 + 1; }
-static inline int ab_suit(int ci) { return ci % 4; }
-static inline int ab_red(int ci) { return ab_suit(ci) == 1 || ab_suit(ci) == 2; }
 static inline uint64_t ab_bit(int ci) { return (uint64_t)1 << ci; }
 
 
@@ -146,11 +142,6 @@ static uint64_t ab_bases(const AbSpec *as, const AbState *s) {
     return m;
 }
 
-/* Pile i's base leaves (home or onto the tableau): its next own card turns up. */
-static inline int ab_fit(int c, int t) {  /* card index c fits on card index t */
-    return ab_rank(t) == ab_rank(c) + 1 && ab_red(t) != ab_red(c);
-}
-
 /* Pile i's base leaves (home or onto the tableau): its next own card turns up and is the base,
    unless it fits on the own card under it and that one is face up (Athena's deal): then it
    lies on it, and the top run, and the base, go down (as far as that goes on). */
@@ -159,7 +150,7 @@ static void ab_reveal(const AbSpec *as, AbState *s, int i) {
     while (s->k[i]) {
         int k = s->k[i], nb = as->col[i][k - 1];
         s->vis |= ab_bit(nb);
-        if (k >= 2 && as->up[i][k - 2] && ab_fit(nb, as->col[i][k - 2])) {
+        if (k >= 2 && as->up[i][k - 2] && fits(as->sp, nb + 4, as->col[i][k - 2] + 4)) {
             s->k[i]--;
             continue;
         }
@@ -234,17 +225,18 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
         for (int su = 0; su < 4; su++) {
             if (s->fnd[su] == 13) continue;
             int ci = s->fnd[su] * 4 + su, r = ab_rank(ci);
+            /* drawing one with no limit on turns every stock and waste card is in reach */
             int q = as->dpos[ci];
-            int in_deck = q < as->n0 && (s->deck >> q & 1);
-            if (as->limited) in_deck = 0;  /* not every stock card is in reach */
-            if (!(s->vis >> ci & 1) && !(pass == 0 && as->draw == 1 && in_deck)) continue;
+            int in_deck = pass == 0 && as->draw == 1 && !as->limited && q < as->n0 &&
+                          (s->deck >> q & 1);
+            if (!(s->vis >> ci & 1) && !in_deck) continue;
             if (pass == 0 && r > 1) {
-                int red = ab_red(ci), ok = 1;
+                int red = RED(ci), ok = 1;
                 for (int o = 0; o < 4; o++)
                     if ((o == 1 || o == 2) != red && s->fnd[o] < r - 1) ok = 0;
                 if (!ok) continue;
             }
-            if (in_deck) {  /* drawing one: every stock and waste card is in reach */
+            if (in_deck) {
                 kid[n] = *s;
                 kid[n].deck &= ~((uint32_t)1 << q);
                 kid[n].fnd[su]++;
@@ -287,7 +279,7 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
             int sp_ = as->limited ? pass : 0;  /* passes with different turns left differ */
             if (w && !seen[sp_][w]) {
                 seen[sp_][w] = 1;
-                int ci = dk[w - 1], su = ab_suit(ci);
+                int ci = dk[w - 1], su = SUIT(ci);
                 AbState base = *s;
                 base.deck &= ~((uint32_t)1 << dq[w - 1]);
                 base.w = (uint8_t)ab_norm_w(as, w - 1, nd - 1);
@@ -314,7 +306,7 @@ static int ab_children(const AbCtx *cx, const AbState *s, AbState *kid, AbStep *
     }
     /* the reserve's top card (Minerva) home or onto the tableau */
     if (s->rr) {
-        int ci = as->res[s->rr - 1], su = ab_suit(ci);
+        int ci = as->res[s->rr - 1], su = SUIT(ci);
         if (s->fnd[su] * 4 + su == ci) {
             kid[n] = *s;
             kid[n].rr--;
@@ -403,6 +395,7 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
         return -1;
     memset(as, 0, sizeof *as);
     memset(s, 0, sizeof *s);
+    as->sp = sp;
     as->np = sp->nt;
     as->draw = sp->draw;
     as->back = sp->gives_back;
@@ -461,9 +454,9 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     for (int j = 0; j < sp->nt; j++) bits += log2((double)as->collen[j] + 1.0);
     if (bits > 61.5) return -1;  /* the key would not fit in 62 bits */
     for (int ci = 0; ci < 52; ci++) {
-        int r = ab_rank(ci), red = ab_red(ci);
+        int r = ab_rank(ci), red = RED(ci);
         for (int cj = 0; cj < 52; cj++) {
-            int r2 = ab_rank(cj), red2 = ab_red(cj);
+            int r2 = ab_rank(cj), red2 = RED(cj);
             if (r2 == r + 1 && red2 != red) as->par[ci] |= ab_bit(cj);
             if (r2 == r && red2 == red) as->pair[ci] |= ab_bit(cj);
             if (r2 == r - 1 && red2 != red) as->kids[ci] |= ab_bit(cj);
@@ -473,7 +466,6 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     return 0;
 }
 
-static long long ab_last_states = 0;
 static __thread int tune_cardset_safe = 1;  /* 0: every move searched (tests, measurements) */
 
 /* A card-set search that can be resumed (one root). */
@@ -498,10 +490,12 @@ static void abrun_free(AbRun *run) {
 }
 
 /* The card-set search from p, resumed where the last run on `run` stopped (a fresh `run`:
-   zeroed): ST_LOST (a proof), ST_WON (proves nothing), ST_UNKNOWN (the budget ran out), -1
-   (it does not apply). ab_last_states: the positions this run added. */
-static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t max_table) {
-    ab_last_states = 0;
+   zeroed): ST_LOST (a proof), ST_WON (the picture's line in run->cx.steps; it proves
+   nothing), ST_UNKNOWN (the budget ran out), -1 (it does not apply); *added: the positions this
+   run added. */
+static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t max_table,
+                           long long *added) {
+    *added = 0;
     if (!run->ready) {
         if (ab_setup(p, &run->as, &run->root)) return -1;
         memset(&run->cx, 0, sizeof run->cx);
@@ -527,7 +521,7 @@ static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t m
     if (bud->max_states >= 0) cx->bud.max_states = before + bud->max_states;
     cx->cut = 0;
     int r = ab_dfs(cx, &run->root, ab_key(&run->as, &run->root), 0);
-    ab_last_states = cx->states - before;
+    *added = cx->states - before;
     if (r == ST_LOST && cx->cut) r = ST_UNKNOWN;
     if (cx->err) r = ST_UNKNOWN;
     if (r == ST_WON)  /* the moves in order */
@@ -537,25 +531,7 @@ static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t m
     return r;
 }
 
-/* One run of the card-set search alone (experiments, tests). */
-static int abstract_search(const Pos *p, const Budget *bud, size_t max_table) {
-    AbRun run;
-    memset(&run, 0, sizeof run);
-    int r = abstract_resume(&run, p, bud, max_table);
-    long long n = ab_last_states;
-    abrun_free(&run);
-    ab_last_states = n;
-    return r;
-}
-
 static int cardset_line(Pos *p, const AbStep *steps, int nsteps, Line *out);
-
-/* The card-set search applies to p (its game and position). */
-static int cardset_applies(const Pos *p) {
-    AbSpec as;
-    AbState s;
-    return ab_setup(p, &as, &s) == 0;
-}
 
 /* Shares of solve_pos's budget (from the start) where the card-set search's two runs end. */
 #ifndef CARDSET_FIRST
@@ -568,22 +544,26 @@ static __thread int tune_cardset = 1;  /* 0: off (experiments, tests) */
 static __thread int tune_cardset_lines = 0;  /* 1: also when the best line is asked for */
 static __thread double tune_cardset_first = CARDSET_FIRST, tune_cardset_end = CARDSET_END;
 
-/* One run of the card-set search from p up to `share` of the budget from `start`; its
-   positions are added to *total. ST_LOST is a proof. */
+/* One run of the card-set search from p (resumed on `run`) up to `share` of the budget from
+   `start`; its positions are added to *total. ST_LOST: a proof; ST_WON: its line of real moves
+   in *won (replayable); ST_UNKNOWN, with *seen_win set when the picture was won but its line
+   did not become one of real moves (never seen); -1: it does not apply to p. */
 static int cardset_phase(AbRun *run, Pos *p, double start, double time_limit,
                          long long max_states, double share, size_t max_table,
-                         long long *total, Line *won) {
+                         long long *total, Line *won, int *seen_win) {
     Budget b = {time_limit < 0 ? -1.0 : start + time_limit * share,
                 max_states < 0 ? -1 : (long long)((double)max_states * share) - *total};
     if (b.max_states == 0 || (b.max_states < 0 && max_states >= 0)) return ST_UNKNOWN;
     if (b.deadline >= 0 && now() >= b.deadline) return ST_UNKNOWN;
     solve_phase = PH_CARDSET;
-    int r = abstract_resume(run, p, &b, max_table);
-    *total += ab_last_states;
-    if (r == ST_WON && won) {
-        if (cardset_line(p, run->cx.steps, run->cx.nsteps, won) == 0)
-            return ST_WON + 16;  /* a won line, replayable */
+    long long added;
+    int r = abstract_resume(run, p, &b, max_table, &added);
+    *total += added;
+    if (r == ST_WON) {
+        if (cardset_line(p, run->cx.steps, run->cx.nsteps, won) == 0) return ST_WON;
         won->n = 0;
+        *seen_win = 1;
+        return ST_UNKNOWN;
     }
     return r;
 }

@@ -401,25 +401,20 @@ static PyObject *py_abstract(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     double deadline = time_limit < 0 ? -1.0 : now() + time_limit;
-    if (chunk <= 0) {
-        Budget b = {deadline, max_states};
-        r = abstract_search(p, &b, (size_t)1 << 30);
-        states = ab_last_states;
-    } else {
-        AbRun run;
-        memset(&run, 0, sizeof run);
-        for (;;) {
-            long long cap = states + chunk;
-            if (max_states >= 0 && cap > max_states) cap = max_states;
-            Budget b = {deadline, cap - states};
-            r = abstract_resume(&run, p, &b, (size_t)1 << 30);
-            states += ab_last_states;
-            if (r != ST_UNKNOWN || (max_states >= 0 && states >= max_states) ||
-                (deadline >= 0 && now() >= deadline))
-                break;
-        }
-        abrun_free(&run);
+    AbRun run;
+    memset(&run, 0, sizeof run);
+    for (;;) {  /* one run, or resumed runs of `chunk` positions */
+        long long cap = max_states;
+        if (chunk > 0 && (max_states < 0 || states + chunk < max_states)) cap = states + chunk;
+        Budget b = {deadline, cap < 0 ? -1 : cap - states};
+        long long added;
+        r = abstract_resume(&run, p, &b, (size_t)1 << 30, &added);
+        states += added;
+        if (chunk <= 0 || r != ST_UNKNOWN || (max_states >= 0 && states >= max_states) ||
+            (deadline >= 0 && now() >= deadline))
+            break;
     }
+    abrun_free(&run);
     Py_END_ALLOW_THREADS
     free_pos(p);
     return Py_BuildValue("(iL)", r, states);

@@ -51,21 +51,20 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
-    /* Klondike-type games: the card-set search (abstract.c), a loss proof, first on
-       CARDSET_FIRST of the budget, again after the streamlined searches up to CARDSET_END
-       from the start; its win proves nothing, but after one the relaxation (a loss proof
-       too) is skipped. Not when the best line is asked for. */
-    int cardset = ordering && (!best_line || tune_cardset_lines) && tune_cardset &&
-                  cardset_applies(p);
+    /* Klondike-type games: the card-set search (abstract.c), first up to CARDSET_FIRST of the
+       budget, resumed after the win finders up to CARDSET_END; it answers lost (a proof) or won
+       (a line of real moves); a win of its picture that gave no such line still skips the
+       relaxation (a loss proof too). Not when the best line is asked for (tune_cardset_lines:
+       experiments). */
+    int cardset = ordering && (!best_line || tune_cardset_lines) && tune_cardset;
     int cardset_won = 0;
     AbRun abrun;
     memset(&abrun, 0, sizeof abrun);
     if (cardset) {
-        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_first, max_table,
-                              &total, &won);
-        if (r == ST_LOST) { status = ST_LOST; goto done; }
-        if (r == ST_WON + 16) { status = ST_WON; goto done; }
-        cardset_won = r == ST_WON;
+        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_first,
+                              max_table, &total, &won, &cardset_won);
+        if (r < 0) cardset = 0;  /* not for this game or position */
+        else if (r != ST_UNKNOWN) { status = r; goto done; }
     }
     if (cx.beam) {
         /* the whole budget (it stops early when a try saw all it could), but a third when
@@ -175,11 +174,9 @@ static int solve_run(Pos *p, double time_limit, long long max_states, int best_l
     }
     if (tune_stop && sp->stock_turns && sp->waste >= 0) goto done;
     if (cardset && !cardset_won) {
-        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_end, max_table,
-                              &total, &won);
-        if (r == ST_LOST) { status = ST_LOST; goto done; }
-        if (r == ST_WON + 16) { status = ST_WON; goto done; }
-        cardset_won = r == ST_WON;
+        int r = cardset_phase(&abrun, p, start, time_limit, max_states, tune_cardset_end,
+                              max_table, &total, &won, &cardset_won);
+        if (r != ST_UNKNOWN) { status = r; goto done; }
     }
     if (ordering && !best_line && sp->stock_turns && sp->waste >= 0 && !sp->not_while_empty &&
         !cardset_won) {
