@@ -113,3 +113,13 @@ def random_walk(pos: Position, rng: random.Random, steps: int) -> Position:
             break
         pos.push_raw(rng.choice(moves))
     return pos
+
+
+def assert_raw_line_wins(pos: Position, line: list[tuple[int, int, int]]) -> None:
+    """Each raw move of ``line`` is legal in turn from ``pos`` (played on a copy), and the
+    engine ends in a won position."""
+    replay = pos.copy()
+    for m in line:
+        assert m in replay.raw_moves()
+        replay.push_raw(m)
+    assert replay.is_won()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import random_walk
+from helpers import assert_raw_line_wins, random_walk
 
 from reussite.engine import Position
 from reussite.games import get_game
@@ -24,15 +24,6 @@ CARDSET_GAMES = ("klondike", "klondike-draw-3", "athena", "minerva")
 def _cardset(pos: Position, max_states: int = 2_000_000, chunk: int = 0) -> tuple[int, int]:
     return _core.abstract(core.spec_of(pos), core.piles_of(pos), pos.redeals_used, -1.0,
                           max_states, True, chunk)
-
-
-def _replays(pos: Position, line: list[tuple[int, int, int]]) -> bool:
-    replay = pos.copy()
-    for m in line:
-        if m not in replay.raw_moves():
-            return False
-        replay.push_raw(m)
-    return replay.is_won()
 
 
 def _positions(seed: int, count: int) -> list[Position]:
@@ -124,7 +115,7 @@ def test_the_solver_wins_a_deal_with_the_card_set_search_and_the_line_replays() 
         status, line, _ = core.solve_raw(pos, None, 3_000_000, False)
         assert status == "won", (game_id, number)
         assert core.last_phase() == "card-set", (game_id, number)
-        assert _replays(pos, line), (game_id, number)
+        assert_raw_line_wins(pos, line)
 
 
 def test_drawing_one_a_safe_stock_card_goes_home_alone() -> None:
@@ -148,7 +139,7 @@ def test_every_card_set_win_replays(seed: int) -> None:
         status, line, _ = core.solve_raw(pos, None, 1_000_000, False)
         if status == "won" and core.last_phase() == "card-set":
             wins += 1
-            assert _replays(pos, line), (pos.rules.id, pos.number)
+            assert_raw_line_wins(pos, line)
     assert wins > 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
+from helpers import assert_raw_line_wins, without_the_card_set_search  # noqa: F401 (a fixture)
 
 from reussite.engine import Position, RawMove
 from reussite.games import CATALOGUE, get_game
@@ -131,14 +131,6 @@ def test_is_stuck_matches(game_id: str) -> None:
 
     for pos in random_positions(game_id, deals=4, steps=150, seed=47):
         assert core.is_stuck_raw(pos, 300) == is_stuck(pos, max_states=300, engine="python")
-
-
-def assert_raw_line_wins(pos: Position, line: list[RawMove]) -> None:
-    """Each move of ``line`` is legal in turn, and the engine ends in a won position."""
-    for m in line:
-        assert m in pos.raw_moves()
-        pos.push_raw(m)
-    assert pos.is_won()
 
 
 def test_the_beam_finds_a_win_that_replays() -> None:

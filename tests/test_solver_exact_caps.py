@@ -10,21 +10,13 @@ the whole exact search, so a ``lost`` answer still comes from a search that saw 
 from __future__ import annotations
 
 import pytest
-from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
+from helpers import assert_raw_line_wins, without_the_card_set_search  # noqa: F401 (a fixture)
 
-from reussite.engine import Position, RawMove
+from reussite.engine import Position
 from reussite.games import get_game
 from reussite.solver import _core, core  # type: ignore[attr-defined]
 
 pytestmark = pytest.mark.usefixtures("without_the_card_set_search")
-
-
-def assert_raw_line_wins(pos: Position, line: list[RawMove]) -> None:
-    """Each move of ``line`` is legal in turn, and the engine ends in a won position."""
-    for m in line:
-        assert m in pos.raw_moves()
-        pos.push_raw(m)
-    assert pos.is_won()
 
 
 def _stream(pos: Position, level: int, cap: int, states: int) -> tuple[int, list, int, int]:
