@@ -15,12 +15,14 @@
 #define WB_LINE 512 /* plays and deals in a line at most */
 typedef struct {
     uint8_t c[WB_NR][WB_H];
+    uint8_t lo[WB_NR][WB_H]; /* for each card, the cards under it of a lower rank (wb_lower) */
     uint8_t len[WB_NR];
     uint8_t alive;
     int16_t si;         /* stock cards dealt */
     int16_t nm;         /* the line: 0..nr-1 a play from that pile, 255 a deal */
     int8_t h[14];       /* rank-r cards home (h[0]: the foundations) */
     int ev, seq;        /* its evaluation; the order in which its deal found it */
+    int inv;            /* cards above a lower one (the sum of lo[][] over the piles) */
     uint64_t key;
     uint8_t mv[WB_LINE];
 } WbState;
@@ -38,16 +40,18 @@ typedef struct {
     uint64_t *loc; uint32_t *lgen, gen; size_t lcap, ln;  /* the keys of one closure (slots of
                                                             this generation) */
     WbState *heap; int hn;             /* the best dealt positions, worst first */
-    WbState *stack; int stn;
+    WbState cur;                       /* the closure's position, played in place */
     int won, seq; WbState win;
     long long states;
 } Wb;
 
+/* the position's key from scratch (wb_play, wb_unplay and wb_deal keep it up to date; the tables
+   look it up with its lowest bit set, so that no key is 0) */
 static uint64_t wb_key(const Wb *w, const WbState *s) {
     uint64_t k = w->zsi[s->si] ^ w->zal[s->alive];
     for (int q = 0; q < w->nr; q++)
         for (int i = 0; i < s->len[q]; i++) k ^= w->z[q][i][s->c[q][i]];
-    return k | 1;
+    return k;
 }
 
 /* 1 when k was not in the set (now added), 0 when it was, -1 on memory error */
@@ -75,15 +79,20 @@ static int wb_add(uint64_t **set, size_t *cap, size_t *n, uint64_t k) {
     return 1;
 }
 
+/* the cards under card i of pile q of a lower rank (what it adds to the cards above a lower one
+   while it lies there) */
+static inline int wb_lower(const WbState *s, int q, int i) {
+    int n = 0, r = s->c[q][i];
+    for (int k = 0; k < i; k++) n += s->c[q][k] < r;
+    return n;
+}
+
 static int wb_eval(const Wb *w, const WbState *s) {
-    int e = 0, inv = 0;
+    int e = 0;
     for (int r = 1; r < 14; r++) e += 10 * s->h[r];
-    for (int q = 0; q < w->nr; q++) {
-        if (!(s->alive >> q & 1)) { if (s->si < w->ns) e -= w->w_empty; continue; }
-        for (int k = 0; k < s->len[q]; k++)
-            for (int i = k + 1; i < s->len[q]; i++) inv += s->c[q][i] > s->c[q][k];
-    }
-    return e - w->w_inv * inv;
+    if (s->si < w->ns)
+        for (int q = 0; q < w->nr; q++) e -= (s->alive >> q & 1) ? 0 : w->w_empty;
+    return e - w->w_inv * s->inv;
 }
 
 static inline int wb_legal(const WbState *s, int q) {
@@ -92,23 +101,53 @@ static inline int wb_legal(const WbState *s, int q) {
     return s->h[r - 1] > s->h[r];
 }
 
-static void wb_play(const Wb *w, WbState *s, int q) {
+/* plays the top card of pile q in place: its line, the counts home, the key, the pile's life (the
+   card stays in c[q], above the top, for wb_unplay) */
+static inline void wb_play(const Wb *w, WbState *s, int q) {
     s->mv[s->nm++] = (uint8_t)q;
-    s->h[s->c[q][--s->len[q]]]++;
-    if (!s->len[q] && s->si < w->ns) s->alive &= (uint8_t)~(1u << q);
+    int i = --s->len[q], r = s->c[q][i];
+    s->h[r]++;
+    s->inv -= s->lo[q][i];
+    s->key ^= w->z[q][i][r];
+    if (!i && s->si < w->ns) {
+        s->key ^= w->zal[s->alive];
+        s->alive &= (uint8_t)~(1u << q);
+        s->key ^= w->zal[s->alive];
+    }
+}
+
+/* takes the last play back */
+static inline void wb_unplay(const Wb *w, WbState *s) {
+    int q = s->mv[--s->nm], i = s->len[q]++, r = s->c[q][i];
+    s->h[r]--;
+    s->inv += s->lo[q][i];
+    s->key ^= w->z[q][i][r];
+    if (!i && s->si < w->ns) {
+        s->key ^= w->zal[s->alive];
+        s->alive |= (uint8_t)(1u << q);
+        s->key ^= w->zal[s->alive];
+    }
 }
 
 /* the safe cards (is_safe_any_suit): every foundation waiting for them, their pile keeps one */
-static void wb_safe(const Wb *w, WbState *s) {
-    for (int moved = 1; moved;) {
-        moved = 0;
-        for (int q = 0; q < w->nr; q++)
-            while (s->nm < WB_LINE - 1 && (s->len[q] > 1 || (s->len[q] == 1 && s->si >= w->ns))) {
-                int r = s->c[q][s->len[q] - 1];
-                if (s->h[r - 1] < w->copies[r] || !wb_legal(s, q)) break;
+/* plays them in place, pile by pile until none is left (a safe card stays playable, so the
+   position reached does not depend on the order); the number of plays (wb_unplay takes them
+   back). A rank r card is safe when every foundation waits for one (h[r-1] at least its copies;
+   h only falls from rank to rank, so every lower rank is safe too). */
+static int wb_safe(const Wb *w, WbState *s) {
+    int n = 0, last = s->si >= w->ns;
+    for (;;) {
+        int smax = 1, moved = 0;  /* the highest safe rank */
+        while (smax < 13 && s->h[smax] >= w->copies[smax + 1]) smax++;
+        for (int q = 0; q < w->nr; q++) {
+            int L = s->len[q];
+            if ((L > 1 || (L == 1 && last)) && s->c[q][L - 1] <= smax && s->nm < WB_LINE - 1) {
                 wb_play(w, s, q);
+                n++;
                 moved = 1;
             }
+        }
+        if (!moved) return n;
     }
 }
 
@@ -185,55 +224,116 @@ static int wb_local(Wb *w, uint64_t k) {
     return 1;
 }
 
-/* every position plays alone reach from s (up to cap), each dealt onto; -1 on memory error */
+/* deals a row onto the live piles in place (the line gets 255); the number of cards dealt, their
+   piles in to[] and the bytes they cover in saved[] (card and lo, two a pile) (wb_undeal puts them back), or -1 when a pile
+   would grow too tall (nothing changed) */
+static int wb_deal(const Wb *w, WbState *s, uint8_t *to, uint8_t *saved) {
+    int k = 0;
+    for (int q = 0; q < w->nr && s->si + k < w->ns; q++)
+        if (s->alive >> q & 1) {
+            if (s->len[q] >= WB_H) return -1;
+            to[k++] = (uint8_t)q;
+        }
+    s->mv[s->nm++] = 255;
+    s->key ^= w->zsi[s->si] ^ w->zsi[s->si + k];
+    for (int j = 0; j < k; j++) {
+        int q = to[j], i = s->len[q]++, r = w->stock[s->si++];
+        saved[2 * j] = s->c[q][i];
+        saved[2 * j + 1] = s->lo[q][i];
+        s->c[q][i] = (uint8_t)r;
+        s->lo[q][i] = (uint8_t)wb_lower(s, q, i);
+        s->inv += s->lo[q][i];
+        s->key ^= w->z[q][i][r];
+    }
+    return k;
+}
+
+static void wb_undeal(const Wb *w, WbState *s, int k, const uint8_t *to, const uint8_t *saved) {
+    for (int j = k - 1; j >= 0; j--) {
+        int q = to[j], i = --s->len[q];
+        s->key ^= w->z[q][i][s->c[q][i]];
+        s->inv -= s->lo[q][i];
+        s->c[q][i] = saved[2 * j];
+        s->lo[q][i] = saved[2 * j + 1];
+        s->si--;
+    }
+    s->key ^= w->zsi[s->si] ^ w->zsi[s->si + k];
+    s->nm--;
+}
+
+/* a dealt position: kept among the best when it ranks above the worst kept (or the beam is not
+   full), was not met before at this deal, and the rank bound does not lose it. Its evaluation
+   is computed only when the counts home, less the emptied piles, would rank above the worst
+   (the cards above lower ones only lower it); a position left out so is never kept later at
+   this deal (the worst kept only rises), so the keys of the others need not be looked up.
+   -1 on memory error. */
+static int wb_consider(Wb *w, WbState *t) {
+    if (w->hn == w->width) {
+        int ub = 0;
+        for (int r = 1; r < 14; r++) ub += 10 * t->h[r];
+        if (t->si < w->ns)
+            for (int q = 0; q < w->nr; q++) ub -= (t->alive >> q & 1) ? 0 : w->w_empty;
+        if (ub <= w->heap[0].ev) return 0;
+    }
+    t->ev = wb_eval(w, t);
+    t->seq = w->seq;  /* after every position met so far */
+    if (!wb_would_keep(w, t)) return 0;
+    int a = wb_add(&w->set, &w->scap, &w->sn, t->key | 1);
+    if (a <= 0) return a;
+    w->seq++;
+    if (w->bound_deals > 0 && w->ns - t->si <= w->bound_deals * w->nr && wb_lost(w, t))
+        w->bound_cut++;
+    else
+        wb_keep(w, t);
+    return 0;
+}
+
+/* One position of a closure, played in place in s and left as it was: it is counted, dealt onto
+   (wb_consider), and the positions one play away not met before in this closure are marked,
+   then searched in turn, the last first. 1 won (w->win), 0, -1 on memory error. */
+static int wb_node(Wb *w, WbState *s) {
+    w->states++;
+    if (s->si >= w->ns) {
+        int any = 0;
+        for (int q = 0; q < w->nr; q++) any |= s->len[q];
+        if (!any) { w->won = 1; w->win = *s; return 1; }
+    } else if (s->alive && s->nm < WB_LINE - 1) {
+        uint8_t to[WB_NR], saved[2 * WB_NR];
+        int k = wb_deal(w, s, to, saved);
+        if (k >= 0) {
+            int n = wb_safe(w, s), r = wb_consider(w, s);
+            while (n--) wb_unplay(w, s);
+            wb_undeal(w, s, k, to, saved);
+            if (r < 0) return -1;
+        }
+    }
+    uint8_t kids[WB_NR];
+    int nk = 0;
+    for (int q = 0; q < w->nr; q++) {
+        if (!wb_legal(s, q) || s->nm >= WB_LINE - 1 || (int)w->ln >= w->cap) continue;
+        wb_play(w, s, q);
+        int n = wb_safe(w, s);
+        if (wb_local(w, s->key | 1)) kids[nk++] = (uint8_t)q;
+        while (n--) wb_unplay(w, s);
+        wb_unplay(w, s);
+    }
+    while (nk--) {
+        wb_play(w, s, kids[nk]);
+        int n = wb_safe(w, s), r = wb_node(w, s);
+        if (r) return r;
+        while (n--) wb_unplay(w, s);
+        wb_unplay(w, s);
+    }
+    return 0;
+}
+
+/* every position plays alone reach from s0 (up to cap), each dealt onto; -1 on memory error */
 static int wb_closure(Wb *w, const WbState *s0) {
     w->gen++;
     w->ln = 0;
-    w->stn = 0;
-    w->stack[w->stn++] = *s0;
-    while (w->stn) {
-        WbState s = w->stack[--w->stn];
-        w->states++;
-        if (s.si >= w->ns) {
-            int any = 0;
-            for (int q = 0; q < w->nr; q++) any |= s.len[q];
-            if (!any) { w->won = 1; w->win = s; return 0; }
-        } else if (s.alive && s.nm < WB_LINE - 1) {
-            WbState t = s;
-            int tall = 0;
-            t.mv[t.nm++] = 255;
-            for (int q = 0; q < w->nr && t.si < w->ns; q++)
-                if (t.alive >> q & 1) {
-                    if (t.len[q] >= WB_H) { tall = 1; break; }
-                    t.c[q][t.len[q]++] = w->stock[t.si++];
-                }
-            if (!tall) {
-                wb_safe(w, &t);
-                t.key = wb_key(w, &t);
-                int a = wb_add(&w->set, &w->scap, &w->sn, t.key);
-                if (a < 0) return -1;
-                if (a) {
-                    t.ev = wb_eval(w, &t);
-                    t.seq = w->seq++;
-                    if (wb_would_keep(w, &t)) {
-                        if (w->bound_deals > 0 && w->ns - t.si <= w->bound_deals * w->nr &&
-                            wb_lost(w, &t))
-                            w->bound_cut++;
-                        else
-                            wb_keep(w, &t);
-                    }
-                }
-            }
-        }
-        for (int q = 0; q < w->nr; q++) {
-            if (!wb_legal(&s, q) || s.nm >= WB_LINE - 1 || (int)w->ln >= w->cap) continue;
-            WbState t = s;
-            wb_play(w, &t, q);
-            wb_safe(w, &t);
-            if (wb_local(w, wb_key(w, &t)) && w->stn < w->cap + WB_NR) w->stack[w->stn++] = t;
-        }
-    }
-    return 0;
+    w->cur = *s0;
+    w->cur.key = wb_key(w, &w->cur);
+    return wb_node(w, &w->cur) < 0 ? -1 : 0;
 }
 
 /* The games the wide beam is for (Leap Year): reserves only, emptied reserves skipped by the
@@ -272,12 +372,11 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     for (int i = 0; i < 256; i++) w->zal[i] = splitmix(&x);
     WbState *beam = malloc(sizeof(WbState) * (size_t)width);
     w->heap = malloc(sizeof(WbState) * (size_t)width);
-    w->stack = malloc(sizeof(WbState) * (size_t)(cap + WB_NR + 1));
     w->lcap = 1;
     while (w->lcap < (size_t)cap * 2) w->lcap *= 2;
     w->loc = malloc(w->lcap * 8);
     w->lgen = calloc(w->lcap, sizeof *w->lgen);
-    if (!beam || !w->heap || !w->stack || !w->loc || !w->lgen) { rc = -1; goto out; }
+    if (!beam || !w->heap || !w->loc || !w->lgen) { rc = -1; goto out; }
     WbState *s = &beam[0];
     memset(s, 0, sizeof *s);
     s->h[0] = (int8_t)sp->nf;
@@ -288,6 +387,10 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
         if (p->len[i] > WB_H) goto out;
         s->len[q] = (uint8_t)p->len[i];
         for (int k = 0; k < p->len[i]; k++) s->c[q][k] = (uint8_t)RANK(p->c[i][k]);
+        for (int k = 0; k < p->len[i]; k++) {
+            s->lo[q][k] = (uint8_t)wb_lower(s, q, k);
+            s->inv += s->lo[q][k];
+        }
         if (p->len[i]) s->alive |= (uint8_t)(1u << q);
     }
     wb_safe(w, s);
@@ -331,7 +434,7 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
 out:
     *states += w->states;
     wb_bound_cut = w->bound_cut;
-    free(beam); free(w->heap); free(w->stack); free(w->loc); free(w->lgen); free(w->set);
+    free(beam); free(w->heap); free(w->loc); free(w->lgen); free(w->set);
     free(w->bp);
     free(w);
     return rc;
