@@ -380,7 +380,7 @@ def test_the_wide_beam_wins_leap_year_deal_16_that_replays() -> None:
     beam, the restarts and the exact search: the wide beam (2,000 positions kept at each
     deal, every position plays alone reach from one dealt onto) wins it in about 2.6 million
     positions; kept 200 wide it does not. The engine replays the line, and ``solve`` on 15
-    million positions (the wide beam first, on 30 % of them, with the rank bound in the last 4
+    million positions (the wide beam first, on 75 % of them, with the rank bound in the last 4
     deals as shipped: about 4.2 million) wins it the same way as the wide beam alone with that
     bound."""
     pos = Position.deal(get_game("leap-year"), 16)
@@ -441,7 +441,7 @@ def test_the_wide_beam_is_not_used_on_small_budgets_of_positions() -> None:
     small = core.solve_raw(pos, None, 150_000, False)
     assert small[0] == "won" and core.last_phase() == "beam"
     assert core.solve_raw(pos, None, 1_999_999, False) == small
-    # the wide beam's 30 % (2.4 million) holds its win with the rank bound (about 1.9 million)
+    # the wide beam's 75 % (6 million) holds its win with the rank bound (about 1.9 million)
     assert core.solve_raw(pos, None, 8_000_000, False)[0] == "won"
     assert core.last_phase() == "wide-beam"
 

@@ -92,7 +92,7 @@ def solve_raw(pos: Position, time_limit: float | None, max_states: int | None,
     before the exact search (it takes the budget until a try has seen all it could, a third
     with ``best_line``, and does not run on fewer than 100,000 positions); in Leap Year and
     Auld Lang Syne one too, with half of the budget (in Leap Year, before it, the wide beam
-    up to 30 % and the beam up to 65 %, not below 2 million positions), not with
+    up to 75 % and the beam up to 92 %, not below 2 million positions), not with
     ``best_line``; in draw-three waste
     games (Klondike draw 3, Athena), streamlined searches do with up to half of it, and in Leap
     Year and Auld Lang Syne one (no deal while a card can go home), unless ``best_line`` is

@@ -11,12 +11,17 @@
    (width, closure cap, weight of an inversion, of an emptied pile, the deals from the end of the
    stock where the rank bound leaves out the dealt positions it proves lost) in turn; then the
    beam up to RESERVE_BEAM_END (half of the budget without the wide beam). The bound in the last
-   4 deals: tuned on deals 1001-1100 (docs/solver-s9-leap9.md). */
-#define WIDE_SHARE 0.3
+   4 deals: tuned on deals 1001-1100 (docs/solver-s9-leap9.md). Session 13 (the wide beam twice
+   as fast): the shares (0.3 and 0.65 before) and the settings after the first two, tuned on
+   the 56 deals of 1001-1100 the rank bound does not lose at the root: 26 won before, 38 after
+   (docs/solver-figures.md, "Leap Year: the wide beam twice as fast"). */
+#define WIDE_SHARE 0.75
 /* Below this budget of positions no wide beam (a setting takes 0.5-3 million). */
 #define WIDE_MIN_STATES 2000000
-#define RESERVE_BEAM_END 0.65
-static const int WIDE_SETTINGS[][5] = {{2000, 2000, 3, 50, 4}, {2000, 1000, 10, 50, 4}};
+#define RESERVE_BEAM_END 0.92
+static const int WIDE_SETTINGS[][5] = {{2000, 2000, 3, 50, 4}, {2000, 1000, 10, 50, 4},
+                                       {2000, 2000, 6, 50, 4}, {4000, 2000, 6, 50, 4},
+                                       {8000, 4000, 3, 50, 4}};
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1
