@@ -45,8 +45,8 @@ typedef struct {
     long long states;
 } Wb;
 
-/* the position's key from scratch (wb_play, wb_unplay and wb_deal keep it up to date; the tables
-   look it up with its lowest bit set, so that no key is 0) */
+/* the first position's key, from scratch (wb_play, wb_unplay, wb_deal and wb_undeal keep every
+   position's up to date; the tables look it up with its lowest bit set, so that no key is 0) */
 static uint64_t wb_key(const Wb *w, const WbState *s) {
     uint64_t k = w->zsi[s->si] ^ w->zal[s->alive];
     for (int q = 0; q < w->nr; q++)
@@ -87,12 +87,14 @@ static inline int wb_lower(const WbState *s, int q, int i) {
     return n;
 }
 
-static int wb_eval(const Wb *w, const WbState *s) {
+/* the evaluation without its cards above lower ones: 10 a card home, less w_empty a pile
+   emptied while the stock deals (the evaluation is this less w_inv times s->inv) */
+static int wb_base(const Wb *w, const WbState *s) {
     int e = 0;
     for (int r = 1; r < 14; r++) e += 10 * s->h[r];
     if (s->si < w->ns)
         for (int q = 0; q < w->nr; q++) e -= (s->alive >> q & 1) ? 0 : w->w_empty;
-    return e - w->w_inv * s->inv;
+    return e;
 }
 
 static inline int wb_legal(const WbState *s, int q) {
@@ -129,8 +131,8 @@ static inline void wb_unplay(const Wb *w, WbState *s) {
     }
 }
 
-/* the safe cards (is_safe_any_suit): every foundation waiting for them, their pile keeps one */
-/* plays them in place, pile by pile until none is left (a safe card stays playable, so the
+/* the safe cards (is_safe_any_suit: every foundation waiting for them, their pile keeps one)
+   played in place, pile by pile until none is left (a safe card stays playable, so the
    position reached does not depend on the order); the number of plays (wb_unplay takes them
    back). A rank r card is safe when every foundation waits for one (h[r-1] at least its copies;
    h only falls from rank to rank, so every lower rank is safe too). */
@@ -225,8 +227,8 @@ static int wb_local(Wb *w, uint64_t k) {
 }
 
 /* deals a row onto the live piles in place (the line gets 255); the number of cards dealt, their
-   piles in to[] and the bytes they cover in saved[] (card and lo, two a pile) (wb_undeal puts them back), or -1 when a pile
-   would grow too tall (nothing changed) */
+   piles in to[] and what they cover in saved[] (card and lo, two a pile: wb_undeal puts them
+   back), or -1 when a pile would grow too tall (nothing changed) */
 static int wb_deal(const Wb *w, WbState *s, uint8_t *to, uint8_t *saved) {
     int k = 0;
     for (int q = 0; q < w->nr && s->si + k < w->ns; q++)
@@ -268,14 +270,9 @@ static void wb_undeal(const Wb *w, WbState *s, int k, const uint8_t *to, const u
    this deal (the worst kept only rises), so the keys of the others need not be looked up.
    -1 on memory error. */
 static int wb_consider(Wb *w, WbState *t) {
-    if (w->hn == w->width) {
-        int ub = 0;
-        for (int r = 1; r < 14; r++) ub += 10 * t->h[r];
-        if (t->si < w->ns)
-            for (int q = 0; q < w->nr; q++) ub -= (t->alive >> q & 1) ? 0 : w->w_empty;
-        if (ub <= w->heap[0].ev) return 0;
-    }
-    t->ev = wb_eval(w, t);
+    int base = wb_base(w, t);
+    if (w->hn == w->width && base <= w->heap[0].ev) return 0;
+    t->ev = base - w->w_inv * t->inv;
     t->seq = w->seq;  /* after every position met so far */
     if (!wb_would_keep(w, t)) return 0;
     int a = wb_add(&w->set, &w->scap, &w->sn, t->key | 1);
@@ -331,8 +328,7 @@ static int wb_node(Wb *w, WbState *s) {
 static int wb_closure(Wb *w, const WbState *s0) {
     w->gen++;
     w->ln = 0;
-    w->cur = *s0;
-    w->cur.key = wb_key(w, &w->cur);
+    w->cur = *s0;  /* its key and counts as kept (kept up to date since the first position) */
     return wb_node(w, &w->cur) < 0 ? -1 : 0;
 }
 
@@ -393,6 +389,7 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
         }
         if (p->len[i]) s->alive |= (uint8_t)(1u << q);
     }
+    s->key = wb_key(w, s);
     wb_safe(w, s);
     int bn = 1;
     while (!w->won) {
