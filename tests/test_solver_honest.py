@@ -291,3 +291,23 @@ def test_the_lookahead_sees_only_what_the_player_has_seen() -> None:
             values = [lookahead_value(p, step, effort, seed=4, memory=Memory.of(p))
                       for p in (a, b)]
             assert values[0] == values[1]
+
+
+def test_the_planning_player_can_leave_the_deal_to_the_visible_player() -> None:
+    """``BeamEffort.visible_deal``: when the plans would deal (or have no move), the visible
+    player's move comes first unless it would deal too; a plan's move that does not deal is
+    kept as it is."""
+    from reussite.engine import STOCK_RAW
+    from reussite.solver.honest_beam import BeamEffort, BeamPlayer
+    from reussite.solver.honest_visible import decide, visible_effort
+
+    pos = Position.deal(get_game("spider"), 4)
+    player = BeamPlayer(pos, BeamEffort(samples=2, plans=1, states=100_000, visible_deal=True),
+                        seed=1)
+    visible = decide(pos, visible_effort("spider"))
+    assert visible and visible[0] != STOCK_RAW  # a fresh deal: moves to make before dealing
+    assert player.deal_last(pos, [STOCK_RAW]) == [visible[0], STOCK_RAW]
+    assert player.deal_last(pos, []) == [visible[0]]
+    other = next(m for m in pos.raw_moves() if m not in (visible[0], STOCK_RAW))
+    assert player.deal_last(pos, [other, STOCK_RAW]) == [other, STOCK_RAW]
+    assert pos == Position.deal(get_game("spider"), 4) and not pos.history

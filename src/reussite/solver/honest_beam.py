@@ -72,6 +72,13 @@ class BeamEffort:
     follow_leader: bool = True
     """Between two cards turned up, follow the plan of the sample whose first move won the
     last vote (no votes, no searches) rather than vote again after each move."""
+    visible_deal: bool = False
+    """In a game played to its end (:func:`play_beam_game`): when the plans would deal, or no
+    sample has one, the visible player (:func:`.honest_visible.decide`) is asked first, and
+    its move is played unless it would deal too; the player then never resigns for want of
+    a plan. A plan searched on a sample knows that sample's stock, so dealing costs it
+    nothing; this keeps the deal for when nothing better is in sight (measured, not the
+    default: docs/solver-figures.md, "Spider 4 suits: hindsight plans measured again")."""
 
     def levels(self) -> list[tuple[float | None, int | None]]:
         """The budgets of the successive searches of one sample: (seconds, positions)."""
@@ -223,6 +230,20 @@ class BeamPlayer:
                 s for s in self.samples if s.plan and s.plan[0] == top)
         return ranked
 
+    def deal_last(self, pos: Position, ranked: list[RawMove]) -> list[RawMove]:
+        """``ranked`` (the plans' moves, best first) with the visible player's move put first
+        when the plans would deal (or have no move) and the visible player would not deal
+        (or the plans have no move); the leader is then dropped (``BeamEffort.visible_deal``)."""
+        if ranked and ranked[0] != STOCK_RAW:
+            return ranked
+        from reussite.solver.honest_visible import decide, visible_effort
+
+        line = decide(pos, visible_effort(pos.rules.id))
+        if not line or (ranked and line[0] == STOCK_RAW):
+            return ranked
+        self.leader = None
+        return [line[0], *ranked]
+
     def follow(self, pos: Position) -> None:
         """Take in the move just played in ``pos`` (what it turned up included)."""
         move = pos.history[-1][0]
@@ -283,7 +304,8 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
     Lost when no move is legal, at a clear end, when every legal move leads back to a view
     already seen, after ``patience`` moves in a row that brought no card home, turned no card
     up and dealt nothing, or when ``give_up`` times in a row every sample was searched
-    and none was won (it resigns: the searches cost the most where nothing is found).
+    and none was won (it resigns: the searches cost the most where nothing is found; not
+    with ``BeamEffort.visible_deal``, where the visible player plays on).
     ``seconds`` is CPU time."""
     from reussite.solver.hints import visible_score
     from reussite.solver.honest import Referee
@@ -299,7 +321,9 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
             break
         legal = pos.raw_moves()
         ranked = [m for _, m in player.ranked(pos) if m in legal]
-        if player.planless >= give_up:
+        if effort.visible_deal:
+            ranked = player.deal_last(pos, ranked)
+        elif player.planless >= give_up:
             ending = "no plan"
             break
         legal.sort(key=lambda m: (-visible_score(pos, m), m))
