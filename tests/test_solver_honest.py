@@ -295,8 +295,8 @@ def test_the_lookahead_sees_only_what_the_player_has_seen() -> None:
 
 def test_the_planning_player_can_leave_the_deal_to_the_visible_player() -> None:
     """``BeamEffort.visible_deal``: when the plans would deal (or have no move), the visible
-    player's move comes first unless it would deal too; a plan's move that does not deal is
-    kept as it is."""
+    player's move comes first unless it would deal too, and the leader's plan is dropped; a
+    plan's move that does not deal is kept as it is."""
     from reussite.engine import STOCK_RAW
     from reussite.solver.honest_beam import BeamEffort, BeamPlayer
     from reussite.solver.honest_visible import decide, visible_effort
@@ -306,7 +306,9 @@ def test_the_planning_player_can_leave_the_deal_to_the_visible_player() -> None:
                         seed=1)
     visible = decide(pos, visible_effort("spider"))
     assert visible and visible[0] != STOCK_RAW  # a fresh deal: moves to make before dealing
+    player.leader = player.samples[0]
     assert player.deal_last(pos, [STOCK_RAW]) == [visible[0], STOCK_RAW]
+    assert player.leader is None  # the plan that would deal is not followed on
     assert player.deal_last(pos, []) == [visible[0]]
     other = next(m for m in pos.raw_moves() if m not in (visible[0], STOCK_RAW))
     assert player.deal_last(pos, [other, STOCK_RAW]) == [other, STOCK_RAW]
