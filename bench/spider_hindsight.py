@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from dataclasses import asdict, dataclass
 
 from reussite.engine import Position, RawMove
@@ -34,7 +33,6 @@ from reussite.solver import core
 from reussite.solver import honest_beam as hb
 from reussite.solver import honest_rollout as hr
 from reussite.solver import honest_visible as hv
-from reussite.solver.honest import sample_position
 
 
 @dataclass
@@ -65,18 +63,17 @@ def play_judge(number: int, states: int, samples: int, candidates: int) -> Playe
         lines = hr.candidates(pos, effort, weights, spent)
         if len(lines) < 2:
             return lines[0] if lines else []
-        rng = random.Random(hr._seed(pos))
-        wins = [0] * len(lines)
-        for _ in range(samples):
-            sample = sample_position(pos, rng)
-            for i, line in enumerate(lines):
-                p = sample.copy()
-                for m in line:
-                    p.push_raw(m)
-                status, _, n = core.solve_raw(p, None, states, False, True, True)
-                spent[0] += n
-                wins[i] += status == "won"
-        best = max(range(len(lines)), key=lambda i: (wins[i], -i))
+
+        def won_after(sample: Position, line: list[RawMove]) -> int:
+            """1 when the full-information solver wins ``sample`` after ``line`` (a copy)."""
+            p = sample.copy()
+            for m in line:
+                p.push_raw(m)
+            status, _, n = core.solve_raw(p, None, states, False, True, True)
+            spent[0] += n
+            return int(status == "won")
+
+        best = hr.best_line(pos, lines, samples, won_after)
         changed[0] += best != 0
         return lines[best]
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from reussite.engine import STOCK_RAW, Position, RawMove
@@ -191,14 +192,23 @@ def choose(pos: Position, effort: RolloutEffort, weights: VisibleEffort,
     lines = candidates(pos, effort, weights, spent)
     if len(lines) < 2:
         return lines[0] if lines else []
+    return lines[best_line(pos, lines, effort.samples,
+                           lambda sample, line: rollout(sample, line, effort, weights))]
+
+
+def best_line(pos: Position, lines: list[list[RawMove]], samples: int,
+              judge: Callable[[Position, list[RawMove]], int]) -> int:
+    """The index of the line of ``lines`` with the best total of ``judge(sample, line)`` over
+    ``samples`` samples of the unseen cards (seeded from the view alone, :func:`_seed`; the
+    lines share the samples); ties go to the earlier line. ``judge`` must leave the sample as
+    it was."""
     rng = random.Random(_seed(pos))
     totals = [0] * len(lines)
-    for _ in range(effort.samples):
+    for _ in range(samples):
         sample = sample_position(pos, rng)
         for i, line in enumerate(lines):
-            totals[i] += rollout(sample, line, effort, weights)
-    best = max(range(len(lines)), key=lambda i: (totals[i], -i))
-    return lines[best]
+            totals[i] += judge(sample, line)
+    return max(range(len(lines)), key=lambda i: (totals[i], -i))
 
 
 def rollout_move(pos: Position, effort: RolloutEffort = RolloutEffort()) -> RawMove | None:
