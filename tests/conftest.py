@@ -1,4 +1,9 @@
-"""Fixtures for the web tests: the application on SQLite and on PostgreSQL.
+"""The tests, in folders by layer: ``model`` (cards, deals, rules, engine, games), ``solver``,
+``web`` (the application in process), ``system`` (real processes, the command line, load and
+faults) and ``browser`` (Chromium). Every test of ``system`` and ``browser`` is marked slow, as
+are the longer solver tests: ``make check-fast`` runs the rest.
+
+Fixtures for the web tests: the application on SQLite and on PostgreSQL.
 
 PostgreSQL: ``REUSSITE_TEST_POSTGRES`` (CI sets it; then the server must be reachable) or the
 default local URL (skipped when nothing answers there). Each test session works in a schema
@@ -25,6 +30,15 @@ os.environ["REUSSITE_RATE_LIMIT"] = "off"
 # how fast; tests that compare two answers need the searched one every time. The budget's own
 # test sets it.
 os.environ["REUSSITE_HINT_CPU"] = "off"
+
+
+SLOW_FOLDERS = ("system", "browser")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).parent.name in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

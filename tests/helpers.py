@@ -96,7 +96,7 @@ def fixed_playout(pos: Position, steps: int = 60) -> tuple[list[int], str]:
 @pytest.fixture
 def without_the_card_set_search() -> Iterator[None]:
     """For tests of the other phases of the solver: the card-set search (which decides most
-    Klondike deals first, tests/test_solver_cardset.py) is off while they run."""
+    Klondike deals first, tests/solver/test_solver_cardset.py) is off while they run."""
     from reussite.solver import _core  # type: ignore[attr-defined]
 
     _core.tune_cardset(on=0)

@@ -163,7 +163,7 @@ def move_sentence(lang: str, move: dict[str, Any] | None) -> str:
 
 REFUSALS = (
     # The engine's sentences for a refused move (reussite.engine, why_illegal and the stock's
-    # refusals): translated when shown to a player; tests/test_i18n.py keeps this list whole.
+    # refusals): translated when shown to a player; tests/web/test_i18n.py keeps this list whole.
     N_("A card cannot move onto its own pile"),
     N_("A card goes onto a card one rank higher"),
     N_("A card in a cell can never go to a foundation"),

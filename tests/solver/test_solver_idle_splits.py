@@ -101,6 +101,7 @@ def test_the_rule_is_only_for_klondike_type_games_without_a_reserve() -> None:
         assert not knowledge(pos).idle_splits, game_id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_search_with_idle_splits_left_out_answers_as_without(seed: int) -> None:
     """Exhaustive searches (no win finder, up to 60,000 positions) of positions reached from
@@ -139,6 +140,7 @@ def test_the_search_with_idle_splits_left_out_answers_as_without(seed: int) -> N
     assert seen.get(("won", "won"), 0) > 0 and seen.get(("lost", "lost"), 0) > 0, seen
 
 
+@pytest.mark.slow
 def test_a_search_asked_for_its_best_line_keeps_the_idle_moves() -> None:
     """The honest player's searches of its samples ask for the best line: they keep every idle
     split and descent (the player was measured with those searches, docs/solver-figures.md).

@@ -17,7 +17,7 @@ from helpers import fixed_playout
 from reussite.engine import Position
 from reussite.games import CATALOGUE
 
-GOLDEN = json.loads((Path(__file__).parent / "golden" / "move_counts.json").read_text())
+GOLDEN = json.loads((Path(__file__).parent.parent / "golden" / "move_counts.json").read_text())
 
 
 def test_every_game_is_pinned_for_deals_1_to_3() -> None:

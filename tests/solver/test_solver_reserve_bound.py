@@ -165,6 +165,7 @@ def test_rank_bound_counting_play_ahead(reserves: list[list[str]], stock: list[s
 
 @pytest.mark.parametrize(("game", "lowest", "count"), [("auld-lang-syne", 6, 24),
                                                   ("leap-year", 12, 8)])
+@pytest.mark.slow
 def test_rank_bound_never_prunes_a_win(game: str, lowest: int, count: int) -> None:
     """Positions with the cards from rank ``lowest`` to K left, dealt nearly in rank order (a
     few cards swapped at random) or shuffled: the search with the bound answers exactly as the

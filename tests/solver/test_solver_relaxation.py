@@ -74,6 +74,7 @@ def exhaust(pos: Position, cover: bool, bound: bool, max_states: int,
     return core.exhaust_raw(pos, max_states, cover=cover, bound=bound, home=home)
 
 
+@pytest.mark.slow
 def test_the_order_bound_at_every_position_proves_deal_180_lost() -> None:
     """Klondike draw 3, deal 180 (unknown at 10 s of CPU before): its draw-one twin, searched
     with the covering rule, is unknown on a million positions, but with the order bound tried
@@ -127,6 +128,7 @@ def test_the_order_bound_at_every_position_keeps_the_search_exact(number: int) -
         assert pruned  # the bound did cut positions off: the comparison can fail
 
 
+@pytest.mark.slow
 def test_the_home_at_once_rule_proves_deal_134_lost_sooner() -> None:
     """Klondike draw 3, deal 134: its draw-one twin, searched with the covering rule, is lost in
     some 218,000 positions; with the rule that a card sent home from the stock is followed at
@@ -145,6 +147,7 @@ def test_the_home_at_once_rule_proves_deal_134_lost_sooner() -> None:
     assert status == "lost" and line == [] and states < 1_000_000
 
 
+@pytest.mark.slow
 def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
     """Klondike draw 3, deal 1247 (not a judged deal): its draw-one twin is lost in some 540,000
     positions with both rules, more than the relaxation's tenth of a 2-million budget (200,000,
@@ -172,6 +175,7 @@ def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
         core._core.tune()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_relaxations_rules_keep_the_draw_one_search_exact(seed: int) -> None:
     """The covering rule and the home-at-once rule (and the dead ends they leave out) keep

@@ -20,7 +20,7 @@ from webtools import run_async
 from reussite.games import CATALOGUE
 
 pytestmark = pytest.mark.slow
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 
 
 def load_module() -> ModuleType:

@@ -1,6 +1,6 @@
 """Storage: the migrations build exactly the tables the code uses, and games are safe when
 several server processes share one database (two `Tables` with their own caches stand for
-two processes here; tests/test_restart.py uses real processes)."""
+two processes here; tests/system/test_restart.py uses real processes)."""
 
 from __future__ import annotations
 

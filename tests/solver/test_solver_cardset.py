@@ -43,6 +43,7 @@ def _positions(seed: int, count: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_card_set_search_never_calls_a_winnable_position_lost(seed: int) -> None:
     """Soundness, on positions the exact search (no win finder, no card-set search: the
@@ -73,6 +74,7 @@ def test_the_card_set_search_never_calls_a_winnable_position_lost(seed: int) -> 
     assert seen.get(("lost", LOST), 0) + seen.get(("unknown", LOST), 0) > 0, seen
 
 
+@pytest.mark.slow
 def test_a_resumed_card_set_search_answers_as_one_run() -> None:
     """The search stopped by its budget and resumed (the two runs of the solver) answers as a
     single run: states left half searched on the path are searched again, nothing else."""
@@ -89,6 +91,7 @@ def test_a_resumed_card_set_search_answers_as_one_run() -> None:
     assert answers[WON] > 0 and answers[LOST] > 0
 
 
+@pytest.mark.slow
 def test_the_solver_proves_a_deal_lost_with_the_card_set_search() -> None:
     """Klondike draw 3 deal 103, unknown at 10 s of CPU before the card-set search (session
     11's whole run), is lost in 11,511 pictures; with the search turned off

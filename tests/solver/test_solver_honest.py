@@ -231,6 +231,7 @@ def test_the_effort_options_see_only_what_the_player_has_seen() -> None:
     assert ranked[0] and ranked[0] == ranked[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "number"), [("spider", 2), ("astrocyte", 3)])
 def test_the_planning_player_never_reads_a_face_down_card(game: str, number: int) -> None:
     """Two positions that look the same to the player, their hidden cards (face down and in
@@ -251,6 +252,7 @@ def test_the_planning_player_never_reads_a_face_down_card(game: str, number: int
     assert pos == Position.deal(get_game(game), number) and not pos.history  # left untouched
 
 
+@pytest.mark.slow
 def test_the_planning_player_repairs_its_samples_as_cards_turn_up() -> None:
     """After each move every sample looks like the game again (the cards turned up swapped
     in), and holds the deck's cards."""

@@ -15,7 +15,7 @@ import pytest
 from reussite.solver.batch import decide
 from reussite.solver.honest_visible import Weights
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "spider_weights_cma.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "spider_weights_cma.py"
 
 
 def load_module() -> ModuleType:
@@ -49,6 +49,7 @@ def test_the_sign_test_is_the_binomial_tail() -> None:
     assert m.sign_test(7, 2) == pytest.approx(46 / 512)
 
 
+@pytest.mark.slow
 def test_a_game_is_the_shipped_players_game() -> None:
     m = load_module()
     row = m.play_deal(1001, Weights())

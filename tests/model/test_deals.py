@@ -19,7 +19,7 @@ from reussite.deals import MAX_DEAL_NUMBER, SplitMix64, check_deal_number, shuff
 from reussite.engine import Position
 from reussite.games import CATALOGUE
 
-GOLDEN_DEALS = json.loads((Path(__file__).parent / "golden" / "deals.json").read_text())
+GOLDEN_DEALS = json.loads((Path(__file__).parent.parent / "golden" / "deals.json").read_text())
 
 
 # ---------------------------------------------------------------------------------- the PRNG

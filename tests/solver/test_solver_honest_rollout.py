@@ -59,6 +59,7 @@ def test_the_candidates_start_with_the_visible_players_choice() -> None:
     assert len(after) == len(lines)
 
 
+@pytest.mark.slow
 def test_the_rollout_player_plays_to_the_end() -> None:
     pos = Position.deal(get_game("spider-1-suit"), 1)
     game = play_rollout_game(pos, SMALL)
@@ -87,6 +88,7 @@ def test_the_search_gives_the_best_through_each_root_move() -> None:
         assert tuple(alt[0]) in pos.raw_moves()
 
 
+@pytest.mark.slow
 def test_winrate_plays_the_rollout_player() -> None:
     """``--method rollout`` reaches this player (``--states`` positions a decision's search,
     ``--samples`` samples); ``auto`` stays the visible player in Spider 4 suits."""

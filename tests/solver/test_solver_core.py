@@ -111,6 +111,7 @@ def test_keys_are_equal_exactly_when_the_python_keys_are(game_id: str) -> None:
     assert len(info_keys) > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_same_search_on_a_budget_of_positions(game_id: str) -> None:
     """With a budget in positions (no clock), both searches visit the same positions."""
@@ -125,6 +126,7 @@ def test_the_same_search_on_a_budget_of_positions(game_id: str) -> None:
             assert line == ref.raw_line, (game_id, number)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_is_stuck_matches(game_id: str) -> None:
     from reussite.solver.search import is_stuck
@@ -153,6 +155,7 @@ def test_the_beam_wins_spider_4_suits_and_astrocyte(game_id: str, number: int) -
     assert_raw_line_wins(pos, line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("number", "budget"), [(8, 800_000), (35, 1_200_000)])
 def test_the_beams_three_orderings_win_spider_4_suits(number: int, budget: int) -> None:
     """Spider 4 suits deal 8 stayed unknown at 40 s of CPU with one ordering (a link of another
@@ -333,6 +336,7 @@ def test_the_streamlined_search_never_answers_lost_on_its_own() -> None:
     assert core.solve_raw(pos, None, 200_000, False)[0] == "lost"
 
 
+@pytest.mark.slow
 def test_the_reserve_beam_wins_a_leap_year_deal_that_replays() -> None:
     """Leap Year deal 3 (Kings at two reserve bottoms) stayed unknown at 10 s of CPU with the
     streamlined and exact searches (20 million positions): the reserve games' beam (deal by
@@ -346,6 +350,7 @@ def test_the_reserve_beam_wins_a_leap_year_deal_that_replays() -> None:
     assert_raw_line_wins(pos, line)
 
 
+@pytest.mark.slow
 def test_the_reserve_beam_never_answers_lost_on_its_own() -> None:
     """Leap Year deal 1 (a King at a reserve bottom, not decided in 29 million positions): on
     200,000 positions the beam, the streamlined search and the exact search find nothing, and
@@ -355,6 +360,7 @@ def test_the_reserve_beam_never_answers_lost_on_its_own() -> None:
     assert status == "unknown" and line == [] and states >= 200_000
 
 
+@pytest.mark.slow
 def test_the_reserve_beam_is_not_used_when_the_best_line_is_asked_for() -> None:
     """The honest player's searches of Leap Year samples (best line asked for) stay the exact
     search alone: the same answer, line and count with the beam switched on or off."""
@@ -363,6 +369,7 @@ def test_the_reserve_beam_is_not_used_when_the_best_line_is_asked_for() -> None:
                                                                      beam=False)
 
 
+@pytest.mark.slow
 def test_the_reserve_streamlined_search_finds_a_leap_year_win_that_replays() -> None:
     """Leap Year deal 8: the streamlined search of the reserve games (no deal while a card
     can go home) wins it in about 22,000 positions; the exact search alone has not on
@@ -375,6 +382,7 @@ def test_the_reserve_streamlined_search_finds_a_leap_year_win_that_replays() -> 
 
 
 
+@pytest.mark.slow
 def test_the_wide_beam_wins_leap_year_deal_16_that_replays() -> None:
     """Leap Year deal 16 (Kings at two reserve bottoms) stayed unknown at 60 s of CPU with the
     beam, the restarts and the exact search: the wide beam (2,000 positions kept at each
@@ -433,6 +441,7 @@ def test_the_wide_beam_never_answers_lost_on_its_own() -> None:
     assert core.wide_beam(als, None) == ("unknown", [], 0)
 
 
+@pytest.mark.slow
 def test_the_wide_beam_is_not_used_on_small_budgets_of_positions() -> None:
     """Below 2 million positions of budget ``solve`` runs in Leap Year what it ran before the
     wide beam (the beam, the restarts, the exact search): deal 3 is won by the beam, not the
@@ -446,6 +455,7 @@ def test_the_wide_beam_is_not_used_on_small_budgets_of_positions() -> None:
     assert core.last_phase() == "wide-beam"
 
 
+@pytest.mark.slow
 def test_the_reserve_restarts_find_a_leap_year_win_that_one_order_misses() -> None:
     """Leap Year deal 12: the streamlined search in the engine's order finds no win on
     160,000 positions; restarts in orders drawn from salts 1, 2, ... (20,000 positions each)

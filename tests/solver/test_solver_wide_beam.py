@@ -146,6 +146,7 @@ def reference_wide_beam(pos: Position, width: int, cap: int, w_inv: int,
 
 @pytest.mark.parametrize(("deal", "width", "cap", "w_inv"),
                          [(16, 40, 60, 3), (1002, 30, 80, 10), (3, 25, 40, 3), (1, 30, 50, 3)])
+@pytest.mark.slow
 def test_the_in_place_wide_beam_meets_the_positions_of_the_plain_one(
         deal: int, width: int, cap: int, w_inv: int) -> None:
     pos = Position.deal(get_game("leap-year"), deal)
@@ -156,6 +157,7 @@ def test_the_in_place_wide_beam_meets_the_positions_of_the_plain_one(
         assert_raw_line_wins(pos, line)
 
 
+@pytest.mark.slow
 def test_a_small_wide_beam_win_replays_and_matches_the_plain_one() -> None:
     """A win needs a beam wide enough; look for the narrowest of a few small settings that wins
     some tuning deal, so that the comparison above also covers a won run."""

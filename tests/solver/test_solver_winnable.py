@@ -21,6 +21,7 @@ def test_lists_are_shipped_for_the_main_games() -> None:
         assert len(winnable_numbers(game)) >= 100, game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", SHIPPED)
 def test_a_sample_of_shipped_numbers_solves(game: str) -> None:
     numbers = winnable_numbers(game)
