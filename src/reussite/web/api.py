@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from reussite.engine import Move
-from reussite.games import CATALOGUE, UnknownGameError
-from reussite.web.i18n import choose_lang, move_sentence, translate
+from reussite.games import CATALOGUE
+from reussite.web.i18n import lang_of, move_sentence
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -31,7 +31,7 @@ from reussite.web.models import (
     StockMove,
     VersionOnly,
 )
-from reussite.web.play import Outcome, Refused, Tables
+from reussite.web.play import Outcome, Tables
 from reussite.web.stats import player_stats
 from reussite.web.views import dumps, view_json
 from reussite.winnable import winnable_numbers
@@ -72,12 +72,6 @@ def player(request: Request) -> str:
     return p
 
 
-def lang_of(request: Request) -> str:
-    """The player's language, for the sentences of answers (hints, refusals)."""
-    return choose_lang(None, request.cookies.get("reussite_lang"),
-                       request.headers.get("accept-language"))
-
-
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(dumps(data), status_code=status, media_type="application/json",
                     headers={"cache-control": "no-store"})
@@ -107,11 +101,7 @@ async def catalogue() -> Response:
 @router.post("/games", status_code=201, response_model=GameView,
              responses={**REFUSED, **POST_ERRORS})
 def new_game(request: Request, body: NewGame) -> Response:
-    try:
-        outcome = tables(request).new_game(player(request), body.game, body.number,
-                                           body.winnable)
-    except (UnknownGameError, Refused) as e:
-        raise HTTPException(422, str(e)) from None
+    outcome = tables(request).new_game(player(request), body.game, body.number, body.winnable)
     return answer(outcome, 201)
 
 
@@ -135,14 +125,11 @@ def _act(request: Request, game_id: str, action: str, version: int,
          move: Move | None = None) -> Response:
     t = tables(request)
     p = player(request)
-    try:
-        if action == "move":
-            assert move is not None
-            outcome = t.move(p, game_id, move, version)
-        else:
-            outcome = getattr(t, action)(p, game_id, version)
-    except Refused as e:
-        raise HTTPException(422, translate(lang_of(request), str(e))) from None
+    if action == "move":
+        assert move is not None
+        outcome = t.move(p, game_id, move, version)
+    else:
+        outcome = getattr(t, action)(p, game_id, version)
     return answer(outcome)
 
 
@@ -187,7 +174,8 @@ def hint(request: Request, game_id: str) -> Response:
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
     data = None if move is None else move.to_json()
-    return json_response({"move": data, "text": move_sentence(lang_of(request), data)})
+    lang = lang_of(request.scope["headers"])
+    return json_response({"move": data, "text": move_sentence(lang, data)})
 
 
 @router.get("/health", response_model=Health,

@@ -26,27 +26,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import sqlite3
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from http.cookies import SimpleCookie
 from typing import Any, TypeVar
 
 import orjson
 from pydantic import ValidationError
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite.engine import Move
-from reussite.games import UnknownGameError
 from reussite.web import hintpool
+from reussite.web.errors import ERRORS, failure
 from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
-from reussite.web.i18n import choose_lang, move_sentence, translate
+from reussite.web.i18n import lang_of, move_sentence
 from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
-from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
+from reussite.web.play import Outcome, Tables
 from reussite.web.storage import Unavailable, sqlite_busy_ms
 from reussite.web.views import dumps, view_json
 
@@ -57,13 +53,6 @@ GAME = re.compile(r"/api/games/([^/]+)")
 HINT = re.compile(r"/api/games/([^/]+)/hint")
 T = TypeVar("T")
 
-NOT_FOUND = b'{"detail":"No such game"}'
-CONFLICT = b'{"detail":"The game has changed since this version: reload it"}'
-UNAVAILABLE = b'{"detail":"The database is briefly unavailable: try again"}'
-
-_ERRORS = (UnknownGameError, NotFound, Conflict, Refused, Unavailable, DBAPIError, PoolTimeout,
-           sqlite3.OperationalError)
-"""What an action may raise that has an answer of its own (a 4xx, or a 503)."""
 _JSON = (b"content-type", b"application/json")
 _NO_STORE = (b"cache-control", b"no-store")
 
@@ -73,23 +62,6 @@ def header(scope: Scope, name: bytes) -> bytes | None:
         if k == name:
             return bytes(v)
     return None
-
-
-def lang_of(scope: Scope) -> str:
-    """The player's language for a refusal's sentence (the ``reussite_lang`` cookie, else
-    ``Accept-Language``), as :func:`reussite.web.api.lang_of` chooses it."""
-    raw = header(scope, b"cookie")
-    cookie = None
-    if raw and b"reussite_lang" in raw:
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(raw.decode("latin-1"))
-            morsel = jar.get("reussite_lang")
-            cookie = morsel.value if morsel is not None else None
-        except Exception:
-            cookie = None
-    accept = header(scope, b"accept-language")
-    return choose_lang(None, cookie, accept.decode("latin-1") if accept else None)
 
 
 async def respond(send: Send, status: int, body: bytes,
@@ -221,8 +193,8 @@ class FastPath:
         as the API says it."""
         try:
             outcome = await self.perform(work, writes)
-        except _ERRORS as e:
-            await self.failed(scope, send, e, status)
+        except ERRORS as e:
+            await self.failed(scope, send, e)
             return
         await respond(send, status, view_json(outcome))
 
@@ -231,27 +203,18 @@ class FastPath:
         """Answer ``await produce()``, or the error it raises as the API says it."""
         try:
             body = await produce()
-        except _ERRORS as e:
-            await self.failed(scope, send, e, status)
+        except ERRORS as e:
+            await self.failed(scope, send, e)
             return
         await respond(send, status, body)
 
     @staticmethod
-    async def failed(scope: Scope, send: Send, e: BaseException, status: int) -> None:
-        """The answer to one of ``_ERRORS``, as FastAPI's routes and handlers give it."""
-        if isinstance(e, UnknownGameError):  # as the FastAPI route says it: untranslated
-            await respond(send, 422, orjson.dumps({"detail": str(e)}))
-        elif isinstance(e, NotFound):
-            await respond(send, 404, NOT_FOUND)
-        elif isinstance(e, Conflict):
-            await respond(send, 409, CONFLICT)
-        elif isinstance(e, Refused):
-            # A new game's refusal is said as FastAPI's route says it (untranslated).
-            detail = str(e) if status == 201 else translate(lang_of(scope), str(e))
-            await respond(send, 422, orjson.dumps({"detail": detail}))
-        else:
-            log.warning("database unavailable: %s", type(e).__name__)
-            await respond(send, 503, UNAVAILABLE, ((b"retry-after", b"2"),))
+    async def failed(scope: Scope, send: Send, e: BaseException) -> None:
+        """The answer to one of :data:`~reussite.web.errors.ERRORS`, as FastAPI's exception
+        handlers give it."""
+        f = failure(e, scope["headers"])
+        await respond(send, f.status, f.body,
+                      tuple((k.encode(), v.encode()) for k, v in f.headers.items()))
 
     async def perform(self, work: Callable[[Tables], T], writes: bool) -> T:
         """``work(tables)``: on the event loop (SQLite), else in a thread."""
@@ -285,7 +248,7 @@ class FastPath:
             raw = await hintpool.hint_async(lo.pos)
             _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
             data = None if move is None else move.to_json()
-            return dumps({"move": data, "text": move_sentence(lang_of(scope), data)})
+            return dumps({"move": data, "text": move_sentence(lang_of(scope["headers"]), data)})
 
         await self.answer(scope, send, produce)
         return True
