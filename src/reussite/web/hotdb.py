@@ -2,9 +2,10 @@
 
 A move is most of what the site does, and SQLAlchemy's layers (pool checkout, statement
 compilation lookup, result objects) cost more than the statements themselves on this path. The
-classes here run the very statements of :mod:`reussite.web.storage` (the same conditional
-``UPDATE ... WHERE version = :seen`` first, one transaction per action, committed before the
-answer) on plain DB-API connections:
+classes here run the very statements of :mod:`reussite.web.storage`, compiled once to their
+driver's SQL, in the order :class:`~reussite.web.storage.GameStatements` gives them (the
+same conditional ``UPDATE ... WHERE version = :seen`` first, one transaction per action,
+committed before the answer), on plain driver connections:
 
 - :class:`SqliteGames`: one connection used only by the event loop's thread. SQLite lets one
   writer in at a time; in one process on the event loop the writes simply come one after the
@@ -103,21 +104,22 @@ class SqliteGames(GameStatements):
         _sqlite_pragmas(self.conn, None)
         self.conn.execute("PRAGMA busy_timeout=0")
 
-    def _one(self, stmt: str, params: dict[str, Any]) -> Any:
+    def _read(self, stmt: str, params: dict[str, Any], many: bool) -> Any:
+        """A read's rows (``many``) or first row; SQLite busy is :class:`Busy`."""
         try:
-            return self.conn.execute(stmt, params).fetchone()
+            cursor = self.conn.execute(stmt, params)
+            return cursor.fetchall() if many else cursor.fetchone()
         except sqlite3.OperationalError as e:
             if _is_busy(e):
                 raise Busy() from e
             raise
 
+    def _one(self, stmt: str, params: dict[str, Any]) -> Any:
+        return self._read(stmt, params, many=False)
+
     def _all(self, stmt: str, params: dict[str, Any]) -> list[Any]:
-        try:
-            return self.conn.execute(stmt, params).fetchall()
-        except sqlite3.OperationalError as e:
-            if _is_busy(e):
-                raise Busy() from e
-            raise
+        rows: list[Any] = self._read(stmt, params, many=True)
+        return rows
 
     def _transaction(self, writes: Callable[[Execute], T]) -> T:
         """One write transaction, or Busy at once (nothing written)."""
