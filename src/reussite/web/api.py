@@ -82,17 +82,21 @@ def player(request: Request) -> str:
     return p
 
 
-def json_response(data: Any, status: int = 200) -> Response:
-    return Response(dumps(data), status_code=status, media_type="application/json",
+def json_answer(body: bytes, status: int = 200) -> Response:
+    """A JSON answer, never cached (the hot path's answers carry the same headers)."""
+    return Response(body, status_code=status, media_type="application/json",
                     headers={"cache-control": "no-store"})
+
+
+def json_response(data: Any) -> Response:
+    return json_answer(dumps(data))
 
 
 def perform(request: Request, action: Action, game_id: str = "", body: Any = None) -> Response:
     """``action`` for the caller, answered with the game's view (its failures by the
     application's exception handlers: :mod:`reussite.web.errors`)."""
     outcome = action.run(tables(request), player(request), game_id, body)
-    return Response(view_json(outcome), status_code=action.status,
-                    media_type="application/json", headers={"cache-control": "no-store"})
+    return json_answer(view_json(outcome), action.status)
 
 
 @router.get("/catalogue", response_model=list[CatalogueEntry])
@@ -166,8 +170,7 @@ def hint(request: Request, game_id: str) -> Response:
     if hint_from_elsewhere(request.headers.get("sec-fetch-site")):
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
-    return Response(hint_json(move, request.scope["headers"]), media_type="application/json",
-                    headers={"cache-control": "no-store"})
+    return json_answer(hint_json(move, request.scope["headers"]))
 
 
 @router.get("/health", response_model=Health,
