@@ -122,6 +122,9 @@ LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
             "updated_at")
+"""The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
+_WON = ("won_at", "won_moves", "won_ms")
+"""The columns the first win writes too (``won_used_*`` are made from the flags)."""
 
 
 def _flag(column: str) -> Any:
@@ -134,7 +137,7 @@ def change_values(won: bool) -> dict[str, Any]:
     values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in _CHANGED}
     values.update(used_undo=_flag("used_undo"), used_hint=_flag("used_hint"))
     if won:
-        values.update({c: bindparam(f"new_{c}") for c in ("won_at", "won_moves", "won_ms")})
+        values.update({c: bindparam(f"new_{c}") for c in _WON})
         values.update(won_used_undo=_flag("used_undo"), won_used_hint=_flag("used_hint"))
     return values
 
@@ -233,10 +236,8 @@ class Change:
     """The game has just been won for the first time."""
 
 
-_NEW = {k: f"new_{k}" for k in ("version", "cursor", "length", "status", "used_undo",
-                                 "used_hint", "elapsed_ms", "updated_at", "won_at",
-                                 "won_moves", "won_ms")}
-"""The parameter of each value a change writes (``won_used_*`` are made from the flags)."""
+_NEW = {k: f"new_{k}" for k in (*_CHANGED, *_WON)}
+"""The parameter of each value a change writes."""
 
 
 def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[str, Any]]:
