@@ -9,7 +9,7 @@
    `w_empty` for each pile emptied while the stock deals, less `w_inv` for each card above a
    lower one) and the best `width` kept. After the last deal, a position from which plays alone
    empty every pile is a win: its line is replayed on the engine's moves. It proves nothing:
-   a win (a line the engine replays) or nothing. C only (solve_pos, wide_beam). */
+   a win (a line the engine replays) or nothing. C only (solve_pos). */
 #define WB_NR 8     /* reserve piles at most */
 #define WB_H 48     /* cards in a pile at most (a taller one is left out: a win finder) */
 #define WB_LINE 512 /* plays and deals in a line at most */
@@ -339,10 +339,10 @@ static int wide_beam_game(const Spec *sp) {
 }
 
 /* The wide beam from p with these settings: 1 won (the engine's moves in *won, replayed from p),
-   0 not (the budget spent, or every position left out), -1 on memory error. */
-static __thread long long wb_bound_cut; /* the last wide beam's positions the bound left out */
+   0 not (the budget spent, or every position left out), -1 on memory error. *cut (if not NULL):
+   the dealt positions the rank bound left out. */
 static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, int width,
-                     int cap, int w_inv, int w_empty, int bound_deals) {
+                     int cap, int w_inv, int w_empty, int bound_deals, long long *cut) {
     const Spec *sp = p->sp;
     if (sp->nr > WB_NR || sp->nr < 1) return 0;
     Wb *w = calloc(1, sizeof *w);
@@ -430,7 +430,7 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     }
 out:
     *states += w->states;
-    wb_bound_cut = w->bound_cut;
+    if (cut) *cut = w->bound_cut;
     free(beam); free(w->heap); free(w->loc); free(w->lgen); free(w->set);
     free(w->bp);
     free(w);
