@@ -275,9 +275,9 @@ def test_the_best_first_search_and_the_streamlined_searches_never_answer_lost() 
 
 
 def test_the_solver_names_the_phase_that_decided() -> None:
-    """``core.last_phase``: Klondike draw 3 deal 703 is won by the best-first search (the
-    streamlined searches and the exact search alone do not win it on 200,000 positions), deal
-    22 by a streamlined search, deal 1 lost by the exact search, a won position at the root."""
+    """``core.testing_last_phase``: Klondike draw 3 deal 703 is won by the best-first search
+    (the streamlined searches and the exact search alone do not win it on 200,000 positions),
+    deal 22 by a streamlined search, deal 1 lost by the exact search."""
     game = get_game("klondike-draw-3")
     assert solve_raw(Position.deal(game, 703), None, 200_000, False)[0] == "won"
     assert core.testing_last_phase() == "best-first"

@@ -249,12 +249,11 @@ def testing_restarts(pos: Position, size: int, tries: int,
 
 
 def testing_wide_beam(pos: Position, width: int = 2000, cap: int = 2000, w_inv: int = 3,
-                      w_empty: int = 50,
                       bound_deals: int = 0) -> tuple[Status, list[RawMove], int, int]:
     """Test hook: Leap Year's wide beam alone, one of the settings ``solve`` runs in turn: over
     the deals, the best ``width`` positions kept at each, every position that plays alone reach
     from one (up to ``cap``) dealt onto and judged (10 a card home, less ``w_inv`` a card lying
-    above a lower one, less ``w_empty`` a pile emptied while the stock deals). ``(status, raw
+    above a lower one, less 50 a pile emptied while the stock deals). ``(status, raw
     line, positions, dealt positions the rank bound left out)``: ``won`` (a line the engine
     replays) or ``unknown``, never ``lost``; ``unknown`` in other games. ``bound_deals``: a
     dealt position at most that many deals (of 8 cards) from the end of the stock that the rank
@@ -262,7 +261,7 @@ def testing_wide_beam(pos: Position, width: int = 2000, cap: int = 2000, w_inv: 
     assert _core is not None
     code, line, states, cut = _core.testing_wide_beam(spec_of(pos), piles_of(pos),
                                                       pos.redeals_used, width, cap, w_inv,
-                                                      w_empty, bound_deals)
+                                                      bound_deals)
     return STATUS[code], [tuple(m) for m in line], states, cut
 
 

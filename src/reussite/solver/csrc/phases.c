@@ -8,17 +8,17 @@
    to this share (the exact search gets the rest). */
 #define RESERVE_STREAM_END 0.95
 /* Leap Year: the wide beam (wide_beam) first, up to this share of the budget, its settings
-   (width, closure cap, weight of an inversion, of an emptied pile, the deals from the end of the
-   stock where the rank bound leaves out the dealt positions it proves lost) in turn; then the
+   (width, closure cap, weight of an inversion, the deals from the end of the stock where the
+   rank bound leaves out the dealt positions it proves lost) in turn; then the
    beam up to RESERVE_BEAM_END (half of the budget without the wide beam). Shares and settings
    tuned on the 56 deals of Leap Year 1001-1100 the rank bound does not lose at the root. */
 #define WIDE_SHARE 0.75
 /* Below this budget of positions no wide beam (a setting takes 0.5-3 million). */
 #define WIDE_MIN_STATES 2000000
 #define RESERVE_BEAM_END 0.92
-static const int WIDE_SETTINGS[][5] = {{2000, 2000, 3, 50, 4}, {2000, 1000, 10, 50, 4},
-                                       {2000, 2000, 6, 50, 4}, {4000, 2000, 6, 50, 4},
-                                       {8000, 4000, 3, 50, 4}};
+static const int WIDE_SETTINGS[][4] = {{2000, 2000, 3, 4}, {2000, 1000, 10, 4},
+                                       {2000, 2000, 6, 4}, {4000, 2000, 6, 4},
+                                       {8000, 4000, 3, 4}};
 /* The draw-one relaxation of draw-three games (solve_pos): up to this share of the budget, after
    the streamlined searches. */
 #define RELAX_SHARE 0.1

@@ -301,14 +301,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return result_value4(rc, &res, res.phase);
 }
 
-/* testing_wide_beam(spec, piles, redeals, width, cap, w_inv, w_empty, bound_deals) -> (status,
+/* testing_wide_beam(spec, piles, redeals, width, cap, w_inv, bound_deals) -> (status,
    line, positions, positions the rank bound left out): the reserve games' wide beam alone, one
    setting, no budget (status unknown at once in the games it is not for). */
 static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    int width, cap, w_inv, w_empty, bound_deals;
-    if (!PyArg_ParseTuple(args, "OOOiiiii", &spec, &piles, &redeals, &width, &cap, &w_inv,
-                          &w_empty, &bound_deals))
+    int width, cap, w_inv, bound_deals;
+    if (!PyArg_ParseTuple(args, "OOOiiii", &spec, &piles, &redeals, &width, &cap, &w_inv,
+                          &bound_deals))
         return NULL;
     if (width < 1 || cap < 1) { PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1"); return NULL; }
     Spec sp;
@@ -322,8 +322,7 @@ static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     Budget b = {-1.0, -1};
     if (wide_beam_game(&sp)) {
-        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty,
-                          bound_deals, &cut);
+        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, bound_deals, &cut);
         if (r < 0) rc = -1;
         if (r > 0) res.status = ST_WON;
     }

@@ -68,8 +68,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
             cx.phase = PH_WIDE;
             for (int t = 0; t < (int)(sizeof WIDE_SETTINGS / sizeof WIDE_SETTINGS[0]); t++) {
                 const int *ws = WIDE_SETTINGS[t];
-                int r = wide_beam(p, &wide, &total, &won, ws[0], ws[1], ws[2], ws[3], ws[4],
-                                  NULL);
+                int r = wide_beam(p, &wide, &total, &won, ws[0], ws[1], ws[2], ws[3], NULL);
                 if (r < 0) { cx.err = 1; goto done; }
                 if (r > 0) { status = ST_WON; goto done; }
                 if (spent(&wide, total)) break;
