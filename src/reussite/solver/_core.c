@@ -27,8 +27,8 @@
  * canonical keys collide with probability about 2^-128 per pair: negligible next to any budget.
  *
  * The search's settings (Settings: what a test may switch off) and the rules of the phase
- * running (Mode) travel in each search's context (Ctx); the only thread-local variables are
- * scratch buffers and caches kept per thread for speed, and the clock of the thread's budgets.
+ * running (Mode) travel in each search's context (Ctx), the clock with each budget (Budget);
+ * the only thread-local variables are scratch buffers and caches kept per thread for speed.
  */
 
 /* The parts, in the order each needs the ones before it (a single translation unit, so

@@ -539,14 +539,15 @@ static int cardset_line(Pos *p, const AbStep *steps, int nsteps, Line *out);
    `start`; its positions are added to *total. ST_LOST: a proof; ST_WON: its line of real moves
    in *won (replayable); ST_UNKNOWN, with *seen_win set when the picture was won but its line
    did not become one of real moves (never seen); -1: it does not apply to p. *phase set to
-   PH_CARDSET when it runs. */
-static int cardset_phase(AbRun *run, Pos *p, int safe, double start, double time_limit,
-                         long long max_states, double share, size_t max_table,
-                         long long *total, Line *won, int *seen_win, int *phase) {
+   PH_CARDSET when it runs. Times are of the clock clk. */
+static int cardset_phase(AbRun *run, Pos *p, int safe, clockid_t clk, double start,
+                         double time_limit, long long max_states, double share,
+                         size_t max_table, long long *total, Line *won, int *seen_win,
+                         int *phase) {
     Budget b = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                max_states < 0 ? -1 : (long long)((double)max_states * share) - *total};
+                max_states < 0 ? -1 : (long long)((double)max_states * share) - *total, clk};
     if (b.max_states == 0 || (b.max_states < 0 && max_states >= 0)) return ST_UNKNOWN;
-    if (b.deadline >= 0 && now() >= b.deadline) return ST_UNKNOWN;
+    if (b.deadline >= 0 && now(clk) >= b.deadline) return ST_UNKNOWN;
     *phase = PH_CARDSET;
     long long added;
     int r = abstract_resume(run, p, safe, &b, max_table, &added);

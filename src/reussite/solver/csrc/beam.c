@@ -264,7 +264,7 @@ static int beam_last(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *sta
     Line line = {0};
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
-        Budget b = {bud->deadline, *states + reach / cur->n};
+        Budget b = {bud->deadline, *states + reach / cur->n, bud->clock};
         if (bud->max_states >= 0 && bud->max_states < b.max_states) b.max_states = bud->max_states;
         int cut = 0;
         int r = search_round(p, cx, &b, states, -1, 0, &cut, &line);

@@ -215,7 +215,8 @@ static int waste_moves(const Pos *p, const Mode *md, const Avail *av, int c, int
             if (dup) continue;
             homes[nh][0] = ld; homes[nh][1] = hs; nh++;
             int safe = sp->waste_safe && sp->unlimited && is_safe(p, c);
-            if (md->relax_home && !safe && !next_home_exists(av, c & 63)) continue;  /* a dead end */
+            if (md->relax_home && !safe && !next_home_exists(av, c & 63))
+                continue;  /* a dead end */
             Move m = {(int8_t)w, (int8_t)f, 1};
             if (kids_add(out, clicks, m, safe ? SAFE : 100 - clicks)) return -1;
         }

@@ -89,25 +89,24 @@ static int beam_skip(const Pos *p, Move m) {
     return 0;
 }
 
-typedef struct {
-    double deadline; /* < 0: none */
-    long long max_states; /* < 0: none */
-} Budget;
-
-/* The clock of budgets in seconds: wall time, or the CPU time of the searching thread (so that
-   a shared machine's load does not change what a budget buys). Per thread: py_solve sets it
-   for the search it runs on its thread; the test hooks count positions only. */
-static __thread clockid_t budget_clock = CLOCK_MONOTONIC;
-
-static double now(void) {
+/* The time on a budget's clock in seconds: wall time (CLOCK_MONOTONIC), or the CPU time of the
+   searching thread (CLOCK_THREAD_CPUTIME_ID, so that a shared machine's load does not change
+   what a budget buys). */
+static double now(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(budget_clock, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+typedef struct {
+    double deadline;      /* < 0: none; else a time of `clock` */
+    long long max_states; /* < 0: none */
+    clockid_t clock;      /* read only with a deadline */
+} Budget;
+
 static int spent(const Budget *b, long long states) {
     if (b->max_states >= 0 && states >= b->max_states) return 1;
-    return b->deadline >= 0 && now() >= b->deadline;
+    return b->deadline >= 0 && now(b->clock) >= b->deadline;
 }
 
 /* ------------------------------------------------------------------ the search */

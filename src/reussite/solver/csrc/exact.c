@@ -120,8 +120,9 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
         nf->nkids = cx->kids.n - nf->kid0;
         if (cap >= 0) {
             if (md->flip_cap ? p->ops[p->nops - 1].op == OP_FLIP : ch.m.s < 0 && ch.clicks == 0) {
-                long long left = md->flip_cap ? 1 + (long long)tableau_down(p, p->sp) * 8 / md->flip_cap
-                                          : 1 + (long long)p->len[0] * 8 / stock_size;
+                long long left = md->flip_cap
+                                     ? 1 + (long long)tableau_down(p, p->sp) * 8 / md->flip_cap
+                                     : 1 + (long long)p->len[0] * 8 / stock_size;
                 nf->dealt = 1;
                 nf->dealt_at = *states;
                 nf->dealt_cap = cap * left;

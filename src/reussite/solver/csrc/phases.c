@@ -85,7 +85,8 @@ static int reserve_restarts(Pos *p, Ctx *cx, const Budget *end, long long *total
     for (long long t = 0; tries < 0 || t < tries; t++) {
         long long cap = *total + size;
         Budget part = {end->deadline,
-                       end->max_states < 0 || cap < end->max_states ? cap : end->max_states};
+                       end->max_states < 0 || cap < end->max_states ? cap : end->max_states,
+                       end->clock};
         int cut = 0;
         cx->mode.streamline = 1;
         cx->mode.stream_salt = salt0 + (uint64_t)t;
@@ -112,11 +113,12 @@ enum { PH_ROOT, PH_BEAM, PH_KBEST, PH_LEVEL2, PH_LEVEL1, PH_RELAX, PH_RESERVE, P
 /* The best-first search of draw-three games: KBEST_SHARE of the budget from now (not up to a
    fixed share of it: on a lost deal the level-2 streamlined search before it runs out of
    positions early, and the exact search would lose the difference). */
-static int kbest_phase(Pos *p, Ctx *cx, double time_limit, long long max_states,
+static int kbest_phase(Pos *p, Ctx *cx, clockid_t clk, double time_limit, long long max_states,
                        long long *total, Line *won) {
     cx->phase = PH_KBEST;
-    Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * KBEST_SHARE,
-                   max_states < 0 ? -1 : *total + (long long)((double)max_states * KBEST_SHARE)};
+    Budget part = {time_limit < 0 ? -1.0 : now(clk) + time_limit * KBEST_SHARE,
+                   max_states < 0 ? -1 : *total + (long long)((double)max_states * KBEST_SHARE),
+                   clk};
     return kbest_search(p, cx, 0, &part, total, won);
 }
 

@@ -293,9 +293,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memset(&res, 0, sizeof res);
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    rc = solve_pos(p, &set, time_limit, max_states, best_line, (size_t)max_table, ordering,
-                   streamlined, &res);
+    rc = solve_pos(p, &set, cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, time_limit,
+                   max_states, best_line, (size_t)max_table, ordering, streamlined, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
     return result_value4(rc, &res, res.phase);
@@ -310,7 +309,10 @@ static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOiiii", &spec, &piles, &redeals, &width, &cap, &w_inv,
                           &bound_deals))
         return NULL;
-    if (width < 1 || cap < 1) { PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1"); return NULL; }
+    if (width < 1 || cap < 1) {
+        PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1");
+        return NULL;
+    }
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
@@ -510,7 +512,10 @@ static PyObject *py_stream(PyObject *self, PyObject *args) {
     int level;
     if (!PyArg_ParseTuple(args, "OOOLiL", &spec, &piles, &redeals, &max_states, &level, &cap))
         return NULL;
-    if (level != 1 && level != 2) { PyErr_SetString(PyExc_ValueError, "level: 1 or 2"); return NULL; }
+    if (level != 1 && level != 2) {
+        PyErr_SetString(PyExc_ValueError, "level: 1 or 2");
+        return NULL;
+    }
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;

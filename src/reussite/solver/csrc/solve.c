@@ -5,11 +5,11 @@
    in the product). A search asked for its best line (the honest player's samples) keeps the
    idle splits and descents: the honest player was tuned with those searches, and with the
    rule in them it won no more. res->phase: the phase that ran last. */
-static int solve_pos(Pos *p, const Settings *set, double time_limit, long long max_states,
-                     int best_line, size_t max_table, int ordering, int streamlined,
-                     Result *res) {
+static int solve_pos(Pos *p, const Settings *set, clockid_t clk, double time_limit,
+                     long long max_states, int best_line, size_t max_table, int ordering,
+                     int streamlined, Result *res) {
     const Spec *sp = p->sp;
-    double start = now();
+    double start = now(clk);
     Ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.set = set;
@@ -32,9 +32,9 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
     while ((double)cap0 < 2.0 * expect && cap0 < ((size_t)1 << 24) && cap0 * 2 <= max_table)
         cap0 *= 2;
     if (!cx.buf || table_init(&cx.table, cap0, max_table)) { free(cx.buf); return -1; }
-    Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states};
+    Budget whole = {time_limit < 0 ? -1.0 : start + time_limit, max_states, clk};
     Budget first = {time_limit < 0 ? -1.0 : start + time_limit / 3,
-                    max_states < 0 ? -1 : max_states / 3};
+                    max_states < 0 ? -1 : max_states / 3, clk};
     Line won = {0}, bestall = {0};
     long long total = 0;
     int status = ST_UNKNOWN;
@@ -48,7 +48,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
     AbRun abrun;
     memset(&abrun, 0, sizeof abrun);
     if (cardset) {
-        int r = cardset_phase(&abrun, p, set->cardset_safe, start, time_limit, max_states,
+        int r = cardset_phase(&abrun, p, set->cardset_safe, clk, start, time_limit, max_states,
                               CARDSET_FIRST, max_table, &total, &won, &cardset_won, &cx.phase);
         if (r < 0) cardset = 0;  /* not for this game or position */
         else if (r != ST_UNKNOWN) { status = r; goto done; }
@@ -64,7 +64,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
             /* Leap Year: the wide beam first (wide_beam, its settings in turn) up to
                WIDE_SHARE of the budget, then the beam up to RESERVE_BEAM_END */
             Budget wide = {time_limit < 0 ? -1.0 : start + time_limit * WIDE_SHARE,
-                           max_states < 0 ? -1 : (long long)((double)max_states * WIDE_SHARE)};
+                           max_states < 0 ? -1 : (long long)((double)max_states * WIDE_SHARE), clk};
             cx.phase = PH_WIDE;
             for (int t = 0; t < (int)(sizeof WIDE_SETTINGS / sizeof WIDE_SETTINGS[0]); t++) {
                 const int *ws = WIDE_SETTINGS[t];
@@ -76,13 +76,13 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
             beam_end = RESERVE_BEAM_END;
         }
         Budget half = {time_limit < 0 ? -1.0 : start + time_limit * beam_end,
-                       max_states < 0 ? -1 : (long long)((double)max_states * beam_end)};
+                       max_states < 0 ? -1 : (long long)((double)max_states * beam_end), clk};
         cx.phase = PH_BEAM;
         int r = beam_search(p, &cx, best_line ? &first : sp->reserve_only ? &half : &whole,
                             &total, &won);
         if (r < 0) cx.err = 1;
         if (r > 0) { status = ST_WON; goto done; }
-        first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
+        first.deadline = time_limit < 0 ? -1.0 : now(clk) + (start + time_limit - now(clk)) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
     if (streamlined < 0) streamlined = !best_line;
@@ -97,7 +97,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
                    sp->safe_foundation && sp->stock_turns;
     if (do_kbest && !(ordering && streamlined && sp->waste >= 0 && sp->draw > 1 &&
                       sp->safe_foundation)) {
-        int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
+        int r = kbest_phase(p, &cx, clk, time_limit, max_states, &total, &won);
         do_kbest = 0;
         if (r < 0) { cx.err = 1; goto done; }
         if (r > 0) { status = ST_WON; goto done; }
@@ -117,13 +117,13 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
         for (int level = 2; level >= 1; level--) {
             double share = level == 2 ? (kbest_ran ? LEVEL2_SHARE : 0.25) : l1_share;
             if (level == 1 && do_kbest) {
-                int r = kbest_phase(p, &cx, time_limit, max_states, &total, &won);
+                int r = kbest_phase(p, &cx, clk, time_limit, max_states, &total, &won);
                 do_kbest = 0;
                 if (r < 0) { cx.err = 1; goto done; }
                 if (r > 0) { status = ST_WON; goto done; }
             }
             Budget part = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                           max_states < 0 ? -1 : (long long)((double)max_states * share)};
+                           max_states < 0 ? -1 : (long long)((double)max_states * share), clk};
             cx.phase = level == 2 ? PH_LEVEL2 : PH_LEVEL1;
             int r = stream_rounds(p, &cx, &part, &total, level, kbest_ran ? FLIP_CAP0 : 0,
                                   FLIP_GROW, fd0, &won, NULL);
@@ -134,7 +134,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
                    its salts from 1000) up to half of the budget, where level 1 would have
                    gone on */
                 Budget rest = {time_limit < 0 ? -1.0 : start + time_limit * 0.5,
-                               max_states < 0 ? -1 : (long long)((double)max_states * 0.5)};
+                               max_states < 0 ? -1 : (long long)((double)max_states * 0.5), clk};
                 cx.phase = PH_KBEST;
                 int rk = kbest_search(p, &cx, 1000, &rest, &total, &won);
                 if (rk < 0) { cx.err = 1; goto done; }
@@ -143,7 +143,7 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
         }
     }
     if (cardset && !cardset_won) {
-        int r = cardset_phase(&abrun, p, set->cardset_safe, start, time_limit, max_states,
+        int r = cardset_phase(&abrun, p, set->cardset_safe, clk, start, time_limit, max_states,
                               CARDSET_END, max_table, &total, &won, &cardset_won, &cx.phase);
         if (r != ST_UNKNOWN) { status = r; goto done; }
     }
@@ -165,19 +165,22 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
         /* first a short probe without the covering rule, which finds a draw-one win sooner
            (the rule's search tries fewer stock cards early): when draw one wins, the relaxation
            cannot prove anything, and the exact search gets the rest */
-        Budget probe = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_PROBE,
-                        max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_PROBE)};
+        Budget probe = {time_limit < 0 ? -1.0 : now(clk) + time_limit * RELAX_PROBE,
+                        max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_PROBE),
+                        clk};
         int r = search_round(p, &cx, &probe, &total, -1, 0, &cut, &ignored);
         if (r == ST_UNKNOWN && !cx.err) {
-            Budget part = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_SHARE,
-                           max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_SHARE)};
+            Budget part = {time_limit < 0 ? -1.0 : now(clk) + time_limit * RELAX_SHARE,
+                           max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_SHARE),
+                           clk};
             cx.mode.relax_cover = 1;
             cx.mode.relax_home = 1;
             if (sp->order_bound) {
                 /* first with the order bound at every position: slower (some 3 times fewer
                    positions a second) but it cuts whole subtrees off in some deals */
-                Budget bpart = {time_limit < 0 ? -1.0 : now() + time_limit * RELAX_BOUND,
-                                max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_BOUND)};
+                Budget bpart = {time_limit < 0 ? -1.0 : now(clk) + time_limit * RELAX_BOUND,
+                                max_states < 0 ? -1 : total + (long long)((double)max_states * RELAX_BOUND),
+                                clk};
                 cx.mode.relax_bound = 1;
                 cx.bound_cuts = 0;
                 cx.idle_stop = RELAX_IDLE;
@@ -203,13 +206,13 @@ static int solve_pos(Pos *p, const Settings *set, double time_limit, long long m
            search runs on what is left. */
         double share = cx.beam ? RESERVE_STREAM_END : 0.5;
         Budget end = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                      max_states < 0 ? -1 : (long long)((double)max_states * share)};
+                      max_states < 0 ? -1 : (long long)((double)max_states * share), clk};
         cx.phase = PH_RESERVE;
         long long which;
         int r = reserve_restarts(p, &cx, &end, &total, RESTART_SIZE, 0, -1, &won, &which);
         if (cx.err) goto done;
         if (r == ST_WON) { status = ST_WON; goto done; }
-        first.deadline = time_limit < 0 ? -1.0 : now() + (start + time_limit - now()) / 3;
+        first.deadline = time_limit < 0 ? -1.0 : now(clk) + (start + time_limit - now(clk)) / 3;
         if (max_states >= 0) first.max_states = total + (max_states - total) / 3;
     }
     /* The exact search: where the stock deals onto piles, a first plain round on a third of the
