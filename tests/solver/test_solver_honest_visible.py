@@ -124,28 +124,6 @@ def test_the_king_terms_of_the_evaluation() -> None:
 
 
 
-def test_the_clean_pile_terms_count_whatever_the_king_high_term() -> None:
-    """The terms of a pile with nothing face down (``clean``: one in-suit run; ``king``: a King
-    at its base) count once a pile, and ``king_high`` only takes its own cost off: the terms
-    are independent (a King alone on its pile earns both clean terms)."""
-    rules = get_game("astrocyte")
-    pos = Position.deal(rules, 1)
-    ids = pos.layout.ids
-    t0, t1 = ids.index("tableau:0"), ids.index("tableau:1")
-    king = 13 << 2 | UP
-    piles = [list(p) for p in pos.piles]
-    piles[t0][-1] = king  # a face-up King above face-down cards: king_high
-    piles[t1] = [king | 2]  # a King alone on its pile: clean and king
-    crafted = Position(rules, 1, piles)
-    plain = Weights(down=10, column=6, suit=5, rank=1)
-    clean = replace(plain, clean=5, king=3)
-    assert _root_eval(crafted, clean) == _root_eval(crafted, plain) + 5 + 3
-    highs = sum(1 for pid, pile in zip(ids, piles, strict=True) if pid.startswith("tableau")
-                for c in pile[1:] if c & UP and rank_of(c) == KING)
-    assert highs >= 1
-    high = replace(clean, king_high=7)
-    assert _root_eval(crafted, high) == _root_eval(crafted, clean) - 7 * highs
-
 def test_the_last_resort_turns_a_card_up_or_gives_nothing() -> None:
     """When the game would end, the last resort's line ends at a card turned up (whatever the
     evaluation), else it is empty; it reads the masked position only (same line for a twin)."""

@@ -23,23 +23,11 @@ if TYPE_CHECKING:
     from reussite.solver.honest_beam import BeamEffort
 
 PLAYERS = ("full", "honest")
-METHODS = ("auto", "sample", "beam", "visible", "rollout")
-"""How the honest player thinks: ``sample`` judges each step on samples (:mod:`.honest`),
-``beam`` plans a win on each sample with the beam and follows the plans' votes
-(:mod:`.honest_beam`), ``visible`` searches the visible moves up to the next card turned up
-(:mod:`.honest_visible`), ``rollout`` is the visible player that judges its best candidates
-on samples (:mod:`.honest_rollout`); ``auto`` is ``rollout`` in the games of
-:data:`ROLLOUT_GAMES`, ``visible`` in those of :data:`VISIBLE_GAMES`, ``beam`` in the other
-games it is for (Spider-type: the stock deals onto the tableau), else ``sample``."""
-
-ROLLOUT_GAMES: frozenset[str] = frozenset()
-"""The games where ``auto`` is ``rollout``: where it wins more than ``visible`` and ``beam``
-(docs/solver.md)."""
-
 VISIBLE_GAMES = frozenset({"spider", "astrocyte"})
-"""The games where ``auto`` is ``visible``: where it wins as often as ``beam`` at a tenth of
-the cost or better (docs/solver.md; Astrocyte since its cell and King terms and the last
-resort: 6 of deals 1-20 against the planning player's 3, at a twentieth of the CPU)."""
+"""The games whose honest player is the visible one (:mod:`.honest_visible`): where it wins as
+often as ``beam`` at a tenth of the cost or better (docs/solver.md; Astrocyte since its cell
+and King terms and the last resort: 6 of deals 1-20 against the planning player's 3, at a
+twentieth of the CPU)."""
 
 VISIBLE_HINT_GAMES = frozenset({"spider", "astrocyte"})
 """The games whose hints come from the ``visible`` player: fast enough (0.3 s at most), where
@@ -61,71 +49,47 @@ class DealOutcome:
     """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
 
 
-def honest_method(game_id: str, method: str) -> str:
-    """The honest player that ``method`` (see :data:`METHODS`) stands for in this game:
-    ``sample``, ``beam``, ``visible`` or ``rollout``."""
+def honest_method(game_id: str) -> str:
+    """The honest player of this game: ``visible`` in the games of :data:`VISIBLE_GAMES`,
+    ``beam`` in the other games it is for (Spider-type: the stock deals onto the tableau),
+    else ``sample``."""
     from reussite.games import CATALOGUE
     from reussite.solver.honest_beam import plays_with_beam
     from reussite.solver.honest_visible import plays_visible
 
-    if method != "auto":
-        return method
     if game_id not in CATALOGUE:
         return "sample"
     rules = CATALOGUE[game_id]
-    if game_id in ROLLOUT_GAMES and plays_visible(rules):
-        return "rollout"
     if game_id in VISIBLE_GAMES and plays_visible(rules):
         return "visible"
     return "beam" if plays_with_beam(rules) else "sample"
 
 
-def uses_beam(game_id: str, method: str) -> bool:
-    """The honest player of ``method`` (see :data:`METHODS`) is the planning one here."""
-    return honest_method(game_id, method) == "beam"
-
-
-EffortOptions = tuple[tuple[str, float], ...]
-"""Other fields of the honest player's :class:`.honest.Effort`, by name (``close``,
-``more_samples``...), as given on the command line (``--effort close=0.05``)."""
-
-LOOKAHEAD: EffortOptions = (("lookahead", 3.0), ("outcomes", 4.0), ("per_outcome", 2.0))
+LOOKAHEAD = {"lookahead": 3, "outcomes": 4, "per_outcome": 2}
 """The chance-node lookahead one decision deep (:func:`.honest.lookahead_value`)."""
 
-GAME_EFFORT: dict[str, EffortOptions] = {
+GAME_EFFORT: dict[str, dict[str, int]] = {
     "klondike-draw-3": LOOKAHEAD,
     "klondike": LOOKAHEAD,
     "athena": LOOKAHEAD,
 }
-"""The sampling player's options by game, under those given on the command line: the
-lookahead where it was measured to win more (Klondike draw 3: 87 of 220 deals against 61;
-Klondike 12 of 20 against 7; Athena 11 of 20 against 10; docs/solver.md). Hints keep the
-plain :class:`.honest.Effort` (the lookahead costs about three times the CPU a move)."""
-
-
-def game_options(game_id: str, options: EffortOptions = ()) -> EffortOptions:
-    """The options a run of ``game_id`` plays with: the game's defaults
-    (:data:`GAME_EFFORT`), then ``options`` (the command line's), a later one of a name
-    replacing an earlier one."""
-    merged = dict(GAME_EFFORT.get(game_id, ()))
-    merged.update(options)
-    return tuple(merged.items())
+"""The sampling player's lookahead by game, where it was measured to win more (Klondike
+draw 3: 87 of 220 deals against 61; Klondike 12 of 20 against 7; Athena 11 of 20 against 10;
+docs/solver.md). Hints keep the plain :class:`.honest.Effort` (the lookahead costs about three
+times the CPU a move)."""
 
 
 def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
-           states: int | None = None, samples: int | None = None,
-           options: EffortOptions = (), method: str = "auto") -> DealOutcome:
-    """Solve one deal (``full``) or play it as the honest player does (``honest``).
+           states: int | None = None, samples: int | None = None) -> DealOutcome:
+    """Solve one deal (``full``) or play it as the game's honest player does (``honest``,
+    :func:`honest_method`).
 
     ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``
-    (``method`` ``sample``): ``states`` positions for each search of a sample
-    (:class:`.honest.Effort`), else ``time_limit`` seconds for each move; ``samples`` samples
-    per move; ``options`` other fields of the effort. ``honest`` (``method`` ``beam``):
-    ``states`` positions, else ``time_limit`` seconds, for the search of each sample's plan
-    (:class:`.honest_beam.BeamEffort`). ``honest`` (``method`` ``visible``): ``states``
+    (``sample``): ``states`` positions for each search of a sample (:class:`.honest.Effort`),
+    else ``time_limit`` seconds for each move; ``samples`` samples per move. ``honest``
+    (``beam``): ``states`` positions, else ``time_limit`` seconds, for the search of each
+    sample's plan (:class:`.honest_beam.BeamEffort`). ``honest`` (``visible``): ``states``
     positions for each search (:class:`.honest_visible.VisibleEffort`; no time limit).
-    ``honest`` (``method`` ``rollout``): ``states`` positions for each search of a decision,
-    ``samples`` samples (:class:`.honest_rollout.RolloutEffort`; no time limit).
     """
     from reussite.solver.honest import play_honest_game
     from reussite.solver.search import solve
@@ -133,23 +97,18 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
     pos = Position.deal(get_game(game_id), number)
     cpu = time.process_time()
     if player == "honest":
-        chosen = honest_method(game_id, method)
+        chosen = honest_method(game_id)
         if chosen == "visible":
             from reussite.solver.honest_visible import play_visible_game, visible_effort
 
             played = play_visible_game(pos, visible_effort(game_id, states))
-        elif chosen == "rollout":
-            from reussite.solver.honest_rollout import play_rollout_game, rollout_effort
-
-            played = play_rollout_game(pos, rollout_effort(states, samples))
         elif chosen == "beam":
             from reussite.solver.honest_beam import play_beam_game
 
             played = play_beam_game(pos, beam_effort(time_limit, states, samples), seed=number)
         else:
-            effort = honest_effort(time_limit, states, samples,
-                                   game_options(game_id, options))
-            played = play_honest_game(pos, effort, seed=number)
+            played = play_honest_game(pos, honest_effort(game_id, time_limit, states, samples),
+                                      seed=number)
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves, time.process_time() - cpu, played.ending)
     result = solve(pos, time_limit=time_limit, max_states=states)
@@ -186,54 +145,22 @@ def check_win(pos: Position, line: list[RawMove]) -> None:
                            "does not win when replayed")
 
 
-def honest_effort(time_limit: float | None, states: int | None,
-                  samples: int | None = None, options: EffortOptions = ()) -> Effort:
-    """The honest player's effort for a run: by positions when ``states`` is given (the same
-    play on any machine), else by seconds per move; ``options`` set other fields."""
+def honest_effort(game_id: str, time_limit: float | None, states: int | None,
+                  samples: int | None = None) -> Effort:
+    """The sampling player's effort for a run: by positions when ``states`` is given (the same
+    play on any machine), else by seconds per move; the game's lookahead
+    (:data:`GAME_EFFORT`)."""
     from reussite.solver.honest import Effort
 
-    effort = Effort() if states is None else Effort(states_per_sample=states)
+    effort = Effort(**GAME_EFFORT.get(game_id, {}))
     if states is None:
         effort = replace(effort, states_per_sample=None, time_limit=time_limit)
-    if samples is not None:
-        effort = replace(effort, samples=samples)
-    return effort_with(effort, options)
+    else:
+        effort = replace(effort, states_per_sample=states)
+    return effort if samples is None else replace(effort, samples=samples)
 
 
-def effort_with(effort: Effort, options: EffortOptions) -> Effort:
-    """``effort`` with the named fields set (each converted to the field's type)."""
-    for name, value in options:
-        kind = type(getattr(effort, name))
-        effort = replace(effort, **{name: kind(value)})
-    return effort
-
-
-def parse_effort(texts: Iterable[str]) -> EffortOptions:
-    """``["close=0.05", "more_samples=48"]`` as options of :class:`.honest.Effort` (only
-    its number and yes/no fields; ``ValueError`` otherwise)."""
-    from reussite.solver.honest import Effort
-
-    base = Effort()
-    out: list[tuple[str, float]] = []
-    for text in texts:
-        name, sep, value = text.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or name not in base.__dataclass_fields__ \
-                or name in ("samples", "states_per_sample", "time_limit"):
-            raise ValueError(f"--effort takes NAME=VALUE, NAME a field of Effort other than "
-                             f"samples, states_per_sample and time_limit: {text!r}")
-        field_value = getattr(base, name)
-        if isinstance(field_value, bool):
-            if value.strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
-                raise ValueError(f"--effort {name} is yes or no: {value!r}")
-            out.append((name, float(value.strip().lower() in ("1", "true", "yes"))))
-        else:
-            out.append((name, float(value)))
-    return tuple(out)
-
-
-Task = tuple[str, int, float | None, str, int | None, int | None, EffortOptions,
-             str]
+Task = tuple[str, int, float | None, str, int | None, int | None]
 
 
 def _decide_args(args: Task) -> DealOutcome:
@@ -242,11 +169,9 @@ def _decide_args(args: Task) -> DealOutcome:
 
 def decide_many(game_id: str, numbers: Iterable[int], time_limit: float | None, jobs: int = 1,
                 player: str = "full", states: int | None = None,
-                samples: int | None = None, options: EffortOptions = (),
-                method: str = "auto") -> Iterator[DealOutcome]:
+                samples: int | None = None) -> Iterator[DealOutcome]:
     """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
-    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples, options, method)
-                         for n in numbers]
+    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples) for n in numbers]
     if jobs <= 1:
         for t in tasks:
             yield _decide_args(t)
@@ -276,25 +201,17 @@ class Tally:
     states: int | None = None
     samples: int | None = None
     outcomes: list[DealOutcome] = field(default_factory=list)
-    options: EffortOptions = ()
-    method: str = "auto"
 
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
         honest = self.player == "honest"
-        if honest and honest_method(self.game, self.method) == "visible":
+        method = honest_method(self.game) if honest else None
+        if method == "visible":
             from reussite.solver.honest_visible import visible_effort
 
             nodes = visible_effort(self.game, self.states).nodes
             return f"visible search, {nodes:,} positions per search"
-        if honest and honest_method(self.game, self.method) == "rollout":
-            from reussite.solver.honest_rollout import rollout_effort
-
-            r = rollout_effort(self.states, self.samples)
-            return (f"visible search, {r.nodes:,} positions per search, {r.candidates} "
-                    f"candidates judged on {r.samples} samples, {r.rollout_nodes:,} "
-                    "positions per judging search")
-        if honest and uses_beam(self.game, self.method):
+        if method == "beam":
             from reussite.solver.honest_beam import BeamEffort
 
             per = (f"{self.states:,} positions" if self.states is not None
@@ -309,8 +226,8 @@ class Tally:
             from reussite.solver.honest import Effort
 
             text += f", {self.samples or Effort().samples} samples per move"
-            text += "".join(f", {name}={value:g}"
-                            for name, value in game_options(self.game, self.options))
+            text += "".join(f", {name}={value}"
+                            for name, value in GAME_EFFORT.get(self.game, {}).items())
         return text
 
     def add(self, o: DealOutcome) -> None:
@@ -332,11 +249,9 @@ class Tally:
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
-            "effort": dict(game_options(self.game, self.options))
-            if self.player == "honest" and honest_method(self.game, self.method) == "sample"
-            else dict(self.options),
-            "method": honest_method(self.game, self.method)
-            if self.player == "honest" else None,
+            "effort": dict(GAME_EFFORT.get(self.game, {}))
+            if self.player == "honest" and honest_method(self.game) == "sample" else {},
+            "method": honest_method(self.game) if self.player == "honest" else None,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],

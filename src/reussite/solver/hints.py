@@ -81,4 +81,4 @@ def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int 
         # no deeper search before a deal: it would take hints past 0.3 s (docs/solver.md)
         return visible_move(pos, replace(visible_effort(pos.rules.id, HINT_NODES), deep=0))
     return honest_move(pos, Effort(samples=samples, states_per_sample=states_per_sample,
-                                   time_limit=time_limit, per_move=True), seed=seed)
+                                   time_limit=time_limit), seed=seed)

@@ -8,19 +8,16 @@ give the same samples) and judges each candidate *step* on every sample with the
 full-information solver on a small budget of positions (:class:`Effort`):
 
 - a step after which the solver wins the sample scores 1 there, one it proves lost 0;
-- a step left ``unknown`` scores a share of a win: a fixed ``unknown_weight``, or (when that
-  is negative, the default) the step's own share of wins among its decided samples, so that
-  a step that is merely hard to search is not taken for a bad one. With ``progress``, that
-  share is scaled by the progress of the best line found (cards turned up, cards home), which
-  is all there is to go on in games whose samples the solver never finishes (Spider 4 suits);
+- a step left ``unknown`` scores a share of a win: the step's own share of wins among its
+  decided samples (so that a step that is merely hard to search is not taken for a bad one),
+  scaled by the progress of the best line found (cards turned up, cards home), which is all
+  there is to go on in games whose samples the solver never finishes;
 - the step with the best total is played (ties: the one that looks best from visible
   information, ``hints.visible_score``); sampling stops early once the samples left cannot
   change the leader.
 
 A step is one of the search's children (:func:`root_steps`): a move, or with a waste a few
 stock clicks and a move of the waste's top card, used only when the player knows the stock.
-``per_move=False`` is the older, cheaper rule: one search per sample, whose line's first step
-gets the vote (weight 1 when won, ``unknown_weight`` when not).
 
 **Memory.** A card the player has seen face up stays known when it is turned face down again:
 the waste turned over into the stock (Klondike, Athena, Minerva), the reserves gathered into
@@ -144,6 +141,11 @@ def visible_key(pos: Position) -> tuple[object, ...]:
     return (pos.redeals_used, tuple(tuple(c if c & UP else 0 for c in p) for p in pos.piles))
 
 
+NEAR = 0.1
+"""The lookahead judges again only the steps within this many wins per sample judged of the
+best (:func:`ranked_steps`)."""
+
+
 @dataclass(frozen=True)
 class Effort:
     """How hard the honest player thinks about one move.
@@ -151,44 +153,20 @@ class Effort:
     ``samples``: samples of the hidden cards, at most (fewer when the leader is settled).
     ``states_per_sample`` bounds each search in positions (reproducible, whatever the
     machine's load); ``time_limit`` bounds the whole move in seconds (None: no bound).
-    ``unknown_weight``: what an unfinished search counts for (negative: the step's own share
-    of wins; see the module's docstring). ``per_move``: search each sample once after each
-    step rather than once from the position (the first step of each sample's line gets the
-    vote). ``progress``: weigh unfinished searches by the progress of their best line.
-    ``streamlined``: the samples' searches start with the C core's streamlined win-finding
-    searches (draw-three waste games; see docs/solver.md). ``close``: steps whose score is
-    within ``close`` wins per sample of the best count as tied with it, and a tied step that
-    turns a card up goes first. ``more_samples``: past ``samples``, go on sampling up to this
-    many while the two best steps are within a tenth of the samples (a close call).
     ``lookahead``: the best ``lookahead`` steps of that judging are judged again one
     decision deeper, through the chance node of what the step turns up
     (:func:`lookahead_value`: ``outcomes`` draws of the hidden cards, ``per_outcome``
     samples of each information set reached, the next step chosen once per information
-    set); 0: not at all. ``shared``: the best ``shared`` steps of that judging are judged
-    again with the samples' lines made to share their next ``shared_depth`` steps while
-    the samples look alike (:func:`shared_prefix_tally`); 0: not at all. Both judge again
-    only the steps within ``near`` wins per sample judged of the best, and only when the
-    first judging used every sample (it did not settle early). ``steady`` (a game's
-    setting, :func:`play_honest_game`): the samples' seed changes only when a card the
-    player did not know turns up, not at every move.
+    set), only those within :data:`NEAR` of the best and only when the first judging used
+    every sample (it did not settle early); 0: not at all.
     """
 
     samples: int = 16
     states_per_sample: int | None = 1_000
     time_limit: float | None = None
-    unknown_weight: float = -1.0
-    per_move: bool = True
-    progress: bool = True
-    streamlined: bool = False
-    close: float = 0.0
-    more_samples: int = 0
     lookahead: int = 0
     outcomes: int = 4
     per_outcome: int = 4
-    shared: int = 0
-    shared_depth: int = 2
-    near: float = 0.1
-    steady: bool = False
 
 
 def scouting_click(pos: Position, memory: Memory | None) -> RawMove | None:
@@ -230,18 +208,6 @@ def root_steps(pos: Position, memory: Memory | None = None) -> list[Step]:
     return steps if steps else [(m,) for m in pos.raw_moves()]
 
 
-def first_step(line: list[RawMove], macros: bool) -> Step | None:
-    """The first step of a line: with ``macros``, its leading clicks and the move after."""
-    if not line:
-        return None
-    if not macros:
-        return (line[0],)
-    i = 0
-    while i < len(line) - 1 and line[i] == STOCK_RAW:
-        i += 1
-    return tuple(line[:i + 1])
-
-
 def _room(pos: Position) -> int:
     """The most progress still possible (as :func:`.search._progress` counts it): every card
     not home sent home (2 each), every face-down card turned up (1 each)."""
@@ -251,18 +217,18 @@ def _room(pos: Position) -> int:
 
 def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,
            spent: list[int] | None) -> tuple[str, float, int]:
-    """What the search says of ``step`` in ``sample``: its status, for ``unknown`` a weight,
-    1 or (when ``effort.progress``) the share of the progress still possible that the best
-    line found made (the step's own included), and the positions searched."""
+    """What the search says of ``step`` in ``sample``: its status, for ``unknown`` a weight
+    (the share of the progress still possible that the best line found made, the step's own
+    included), and the positions searched."""
     room = _room(sample)
     for m in step:
         sample.push_raw(m)
     result = solve(sample, time_limit=seconds, max_states=effort.states_per_sample,
-                   best_line=effort.progress, streamlined=effort.streamlined or None)
+                   best_line=True)
     if spent is not None:
         spent[0] += result.states
     weight = 1.0
-    if result.status == "unknown" and effort.progress:
+    if result.status == "unknown":
         weight = _line_gain(sample, list(step) + result.raw_line, len(step)) / max(1, room)
     for _ in step:
         sample.pop()
@@ -289,13 +255,11 @@ class Tally:
         else:
             self.unknown += weight
 
-    def score(self, effort: Effort) -> float:
-        """Wins, plus each unknown sample counted as ``unknown_weight`` of a win, or (when
-        that is negative) as this step's own share of wins among its decided samples (with
-        one win and one loss added: a step never lost is not hurt by being hard to search)."""
-        share = effort.unknown_weight
-        if share < 0:
-            share = (self.won + 1) / (self.won + self.lost + 2)
+    def score(self) -> float:
+        """Wins, plus each unknown sample counted as this step's own share of wins among its
+        decided samples (with one win and one loss added: a step never lost is not hurt by
+        being hard to search)."""
+        share = (self.won + 1) / (self.won + self.lost + 2)
         return self.won + share * self.unknown
 
     def effort_to_win(self) -> float:
@@ -315,37 +279,17 @@ def _line_gain(sample: Position, line: list[RawMove], played: int) -> int:
     return gain
 
 
-def _settled(tallies: dict[Step, Tally], effort: Effort, left: int) -> bool:
-    """The samples left cannot change the leader. Each adds at most 1 to a step's score when
-    unknowns weigh a fixed share; with shares estimated, the leader's wins alone must beat
-    what any other step could still reach."""
-    if effort.unknown_weight >= 0:
-        top = sorted((t.score(effort) for t in tallies.values()), reverse=True)
-        return top[0] - top[1] > left
+def _settled(tallies: dict[Step, Tally], left: int) -> bool:
+    """The samples left cannot change the leader: its wins alone beat what any other step
+    could still reach (the unknowns' shares are estimated, so only wins are sure)."""
     best = max(tallies.values(), key=lambda t: t.won)
     return all(best.won > t.won + t.unknown + left for t in tallies.values() if t is not best)
-
-
-def _close_call(tallies: dict[Step, Tally], effort: Effort, judged: int) -> bool:
-    """The two best steps are still within a tenth of the samples judged (at least one
-    sample's worth) of each other: worth more samples, up to ``effort.more_samples``."""
-    top = sorted((t.score(effort) for t in tallies.values()), reverse=True)
-    return len(top) > 1 and top[0] - top[1] < max(1.0, 0.1 * judged)
-
-
-def _reveals(pos: Position, step: Step) -> bool:
-    """The step's move turns a tableau card face up (what it is, the player learns)."""
-    src, _, n = step[-1]
-    if src < 0 or pos.layout.kinds[src] != "tableau":
-        return False
-    pile = pos.piles[src]
-    return len(pile) > n and not pile[-n - 1] & UP
 
 
 def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
                  memory: Memory | None = None,
                  spent: list[int] | None = None) -> list[tuple[float, Step]]:
-    """The steps with their votes, best first (see the module's docstring)."""
+    """The steps with their scores, best first (see the module's docstring)."""
     if not pos.raw_moves():
         return []
     scout = scouting_click(pos, memory)
@@ -354,75 +298,31 @@ def ranked_steps(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
     steps = root_steps(pos, memory)
     if len(steps) == 1:
         return [(float(effort.samples), steps[0])]
-    votes: dict[Step, float] = dict.fromkeys(steps, 0.0)
     tallies = {step: Tally() for step in steps}
-    # A sample's line starts with stock macros only when the player knows the stock.
-    macros = pos.layout.waste >= 0 and stock_known(pos, memory)
     rng = random.Random(seed)
     deadline = None if effort.time_limit is None else time.perf_counter() + effort.time_limit
-    searches = len(steps) if effort.per_move else 1
-    most = max(effort.samples, effort.more_samples if effort.per_move else 0)
     judged = 0
-    for k in range(most):
+    for k in range(effort.samples):
         per_search = None
         if deadline is not None:
-            if k >= effort.samples and time.perf_counter() >= deadline:
-                break
             per_search = max(0.0, (deadline - time.perf_counter())
-                             / ((max(1, effort.samples - k)) * searches))
+                             / ((effort.samples - k) * len(steps)))
         sample = sample_position(pos, rng, memory)
-        if effort.per_move:
-            for step in steps:
-                tallies[step].add(*_value(sample, step, effort, per_search, spent))
-            judged = k + 1
-            if k + 1 < effort.samples:
-                if _settled(tallies, effort, effort.samples - k - 1):
-                    break
-            elif not _close_call(tallies, effort, k + 1):
-                break
-            continue
-        room = _room(sample)
-        result = solve(sample, time_limit=per_search, max_states=effort.states_per_sample,
-                       best_line=True)
-        if spent is not None:
-            spent[0] += result.states
-        first = first_step(result.raw_line, macros)
-        if first is None:
-            continue
-        if result.status == "won":
-            vote = 1.0
-        else:
-            vote = effort.unknown_weight if effort.unknown_weight >= 0 else 0.25
-            if effort.progress:
-                vote *= _line_gain(sample, result.raw_line, 0) / max(1, room)
-        votes[first] = votes.get(first, 0.0) + vote
-    if effort.per_move:
-        votes = {step: t.score(effort) for step, t in tallies.items()}
-        if effort.close > 0:
-            # Steps within ``close`` of a win per sample of the best count as ties; among
-            # them, one that turns a card up first (the samples' clairvoyance favours
-            # waiting: their searches know the cards a real player must first see).
-            top = max(votes.values()) - effort.close * max(1, judged)
-            return sorted(((v, m) for m, v in votes.items()),
-                          key=lambda vm: (-max(vm[0], top), -_reveals(pos, vm[1]), -vm[0],
-                                          tallies[vm[1]].effort_to_win(),
-                                          -step_score(pos, vm[1])))
-        ranked = sorted(((v, m) for m, v in votes.items()),
-                        key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
-                                        -step_score(pos, vm[1])))
-        if judged >= effort.samples and (effort.lookahead > 1 or effort.shared > 1):
-            # Only the near-ties are judged again (a clear first judging stands).
-            floor = ranked[0][0] - effort.near * judged
-            near = sum(1 for v, _ in ranked if v >= floor)
-            if effort.lookahead > 1:
-                ranked = _look_ahead(pos, ranked, effort, seed, memory, spent,
-                                     min(near, effort.lookahead))
-            else:
-                ranked = _share_prefixes(pos, ranked, effort, seed, memory, spent, judged,
-                                         min(near, effort.shared))
-        return ranked
-    return sorted(((v, m) for m, v in votes.items()),
-                  key=lambda vm: (-vm[0], -step_score(pos, vm[1])))
+        for step in steps:
+            tallies[step].add(*_value(sample, step, effort, per_search, spent))
+        judged = k + 1
+        if judged < effort.samples and _settled(tallies, effort.samples - judged):
+            break
+    ranked = sorted(((t.score(), step) for step, t in tallies.items()),
+                    key=lambda vm: (-vm[0], tallies[vm[1]].effort_to_win(),
+                                    -step_score(pos, vm[1])))
+    if judged >= effort.samples and effort.lookahead > 1:
+        # Only the near-ties are judged again (a clear first judging stands).
+        floor = ranked[0][0] - NEAR * judged
+        near = sum(1 for v, _ in ranked if v >= floor)
+        ranked = _look_ahead(pos, ranked, effort, seed, memory, spent,
+                             min(near, effort.lookahead))
+    return ranked
 
 
 def _look_ahead(pos: Position, ranked: list[tuple[float, Step]], effort: Effort, seed: int,
@@ -432,20 +332,6 @@ def _look_ahead(pos: Position, ranked: list[tuple[float, Step]], effort: Effort,
     others after them, as they were). The first judging's order breaks ties."""
     return _rejudged(ranked, count, lambda step: lookahead_value(
         pos, step, effort, seed=seed, memory=memory, spent=spent))
-
-
-def _share_prefixes(pos: Position, ranked: list[tuple[float, Step]], effort: Effort,
-                    seed: int, memory: Memory | None, spent: list[int] | None,
-                    judged: int, count: int) -> list[tuple[float, Step]]:
-    """``ranked`` with its best ``count`` steps ordered again by :func:`shared_prefix_tally`
-    on the first pass's samples (the others after them, as they were)."""
-    if min(count, len(ranked)) < 2:
-        return ranked
-    rng = random.Random(seed)
-    samples = [sample_position(pos, rng, memory) for _ in range(judged)]
-    macros = stock_known(pos, memory)
-    return _rejudged(ranked, count, lambda step: shared_prefix_tally(
-        samples, step, effort, macros, spent).score(effort))
 
 
 def _rejudged(ranked: list[tuple[float, Step]], count: int,
@@ -458,98 +344,6 @@ def _rejudged(ranked: list[tuple[float, Step]], count: int,
     deeper = [(value(step), k) for k, (_, step) in enumerate(head)]
     deeper.sort(key=lambda vk: (-vk[0], vk[1]))
     return [(v, head[k][1]) for v, k in deeper] + ranked[count:]
-
-
-class _Line:
-    """One sample's search after a step and the steps forced on it since."""
-
-    __slots__ = ("forced", "line", "room", "sample", "status", "weight")
-
-    def __init__(self, sample: Position, forced: list[RawMove], room: int) -> None:
-        self.sample = sample
-        self.forced = forced
-        self.room = room
-        self.status = "unknown"
-        self.weight = 0.0
-        self.line: list[RawMove] = []
-
-    def search(self, effort: Effort, spent: list[int] | None) -> None:
-        """Search the sample after the forced moves (played, then taken back)."""
-        for m in self.forced:
-            self.sample.push_raw(m)
-        result = solve(self.sample, time_limit=None, max_states=effort.states_per_sample,
-                       best_line=True, streamlined=effort.streamlined or None)
-        if spent is not None:
-            spent[0] += result.states
-        self.status, self.line = result.status, result.raw_line
-        self.weight = 1.0
-        if result.status == "unknown" and effort.progress:
-            self.weight = _line_gain(self.sample, self.forced + self.line,
-                                     len(self.forced)) / max(1, self.room)
-        for _ in self.forced:
-            self.sample.pop()
-
-    def key(self) -> tuple[object, ...]:
-        """What the player would see after the forced moves."""
-        for m in self.forced:
-            self.sample.push_raw(m)
-        key = visible_key(self.sample)
-        for _ in self.forced:
-            self.sample.pop()
-        return key
-
-    def value(self) -> float:
-        return 1.0 if self.status == "won" else 0.0 if self.status == "lost" else self.weight
-
-
-def shared_prefix_tally(samples: list[Position], step: Step, effort: Effort, macros: bool,
-                        spent: list[int] | None = None) -> Tally:
-    """``step`` judged on ``samples`` with the lines after it made honest for
-    ``effort.shared_depth`` more steps: a determinized search picks its next step knowing the
-    sample's hidden cards, a player cannot. So the samples that still look alike (one
-    information set) must all take the same next step: the one whose lines are worth the
-    most over them (each sample's search votes for its line's first step); a sample whose
-    line began otherwise is searched again after that step. Then the same one step further,
-    the information sets split by what the steps turned up; a sample proved lost stays lost,
-    and a sample alone in its information set keeps its line.
-    """
-    lines = []
-    for sample in samples:
-        lines.append(_Line(sample, list(step), _room(sample)))
-        lines[-1].search(effort, spent)
-    for _ in range(effort.shared_depth):
-        groups: dict[tuple[object, ...], list[_Line]] = {}
-        for ln in lines:
-            if ln.status != "lost" and ln.line:
-                groups.setdefault(ln.key(), []).append(ln)
-        moved = False
-        for group in groups.values():
-            if len(group) < 2:
-                continue
-            votes: dict[Step, float] = {}
-            for ln in group:
-                first = first_step(ln.line, macros)
-                if first is not None:
-                    votes[first] = votes.get(first, 0.0) + ln.value()
-            if not votes:
-                continue
-            chosen = max(votes, key=lambda st: (votes[st], -len(st)))
-            for ln in group:
-                agreed = first_step(ln.line, macros) == chosen
-                ln.forced = ln.forced + list(chosen)
-                if agreed:
-                    ln.line = ln.line[len(chosen):]
-                    if not ln.line and ln.status != "won":
-                        ln.search(effort, spent)
-                else:
-                    ln.search(effort, spent)
-                moved = True
-        if not moved:
-            break
-    tally = Tally()
-    for ln in lines:
-        tally.add(ln.status, ln.weight, 0)
-    return tally
 
 
 def lookahead_value(pos: Position, step: Step, effort: Effort, *, seed: int = 0,
@@ -607,7 +401,7 @@ def _info_set_value(after: Position, effort: Effort, rng: random.Random,
         sample = sample_position(after, rng, memory)
         for s in steps:
             tallies[s].add(*_value(sample, s, effort, None, spent))
-    return max(t.score(effort) for t in tallies.values()) / samples
+    return max(t.score() for t in tallies.values()) / samples
 
 
 def step_score(pos: Position, step: Step) -> float:
@@ -641,11 +435,6 @@ def honest_move(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         memory = Memory.of(pos)
     ranked = ranked_steps(pos, effort, seed=seed, memory=memory)
     return ranked[0][1][0] if ranked else None
-
-
-def _unknown_count(pos: Position, memory: Memory) -> int:
-    """How many places hold a card the player has never seen (face down, not remembered)."""
-    return sum(1 for k in memory.known for c in k if c == UNKNOWN)
 
 
 def _reveals_unknown(pos: Position, memory: Memory) -> bool:
@@ -754,11 +543,7 @@ def play_honest_game(pos: Position, effort: Effort = Effort(), *, seed: int = 0,
         ending = referee.ending(pos) or ""
         if ending:
             break
-        # Steady samples: the same seed until a card the player did not know shows, so that
-        # the same hidden cards are dealt into the samples (the same multiset, the same
-        # places) and the player follows one set of guesses rather than new ones each move.
-        turn = _unknown_count(pos, memory) if effort.steady else referee.turn
-        ranked = ranked_steps(pos, effort, seed=seed * 7919 + turn, memory=memory,
+        ranked = ranked_steps(pos, effort, seed=seed * 7919 + referee.turn, memory=memory,
                               spent=spent)
         # Every legal move comes after the ranked steps: a step may lead back to a view
         # already seen (a card taken off a foundation goes back at once), another move not.

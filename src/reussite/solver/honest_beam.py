@@ -8,8 +8,8 @@ about 100,000 positions. This player spends its budget the other way round:
 - **Samples.** ``samples`` positions that look exactly like the game to the player, the unseen
   cards (face down, and the stock) dealt at random (:func:`.honest.sample_position`, seeded).
 - **Plans.** On a sample the full-information solver (the beam first) looks for a winning line
-  (the sample's *plan*), on a ninth, a third, then all of ``states`` positions, until ``plans``
-  samples have one (:meth:`BeamEffort.levels`).
+  (the sample's *plan*), on a ninth, a third, then all of ``states`` positions, until
+  :data:`PLANS` samples have one (:meth:`BeamEffort.levels`).
 - **Votes, then a leader.** When a card has turned up, the plans vote: the plan that turns up
   the most cards when replayed on the *other* samples (until its first illegal move there: it
   leans least on its own sample's guesses) leads, then the plan whose first move has the most
@@ -49,36 +49,24 @@ from reussite.rules import GameRules, StockAction
 from reussite.solver import core
 from reussite.solver.honest import HonestGame, sample_position
 
+PLANS = 2
+"""The plans wanted before a move: a sample's searches stop when that many samples have one."""
+
 
 @dataclass(frozen=True)
 class BeamEffort:
     """How hard the planning player thinks.
 
     ``samples``: samples of the hidden cards (each with its own plan, once searched).
-    ``plans``: the plans wanted before a move (searches stop when that many samples have
-    one). ``states`` bounds each plan's search in positions (the same play on any machine),
+    ``states`` bounds each plan's search in positions (the same play on any machine),
     ``time_limit`` in seconds (of CPU time with ``cpu``); either may be None, not both. Each
     sample is searched first on a ninth of that, then a third, then all of it, as long as
     plans are wanted (most samples are won on a small budget or not at all)."""
 
     samples: int = 6
-    plans: int = 2
     states: int | None = 300_000
     time_limit: float | None = None
     cpu: bool = True
-    robust: bool = True
-    """At a vote, the plan that turns up the most cards on the other samples (replayed until
-    its first illegal move there) leads, before the plan with the most votes."""
-    follow_leader: bool = True
-    """Between two cards turned up, follow the plan of the sample whose first move won the
-    last vote (no votes, no searches) rather than vote again after each move."""
-    visible_deal: bool = False
-    """In a game played to its end (:func:`play_beam_game`): when the plans would deal, or no
-    sample has one, the visible player (:func:`.honest_visible.decide`) is asked first, and
-    its move is played unless it would deal too; the player then never resigns for want of
-    a plan. A plan searched on a sample knows that sample's stock, so dealing costs it
-    nothing; this keeps the deal for when nothing better is in sight (measured, not the
-    default: docs/solver-figures.md, "Spider 4 suits: hindsight plans measured again")."""
 
     def levels(self) -> list[tuple[float | None, int | None]]:
         """The budgets of the successive searches of one sample: (seconds, positions)."""
@@ -197,13 +185,15 @@ class BeamPlayer:
     def ranked(self, pos: Position) -> list[tuple[int, RawMove]]:
         """The first moves of the samples' plans with their votes, most votes first. Samples
         without a plan are searched first while fewer than ``plans`` have one (each on the
-        smallest budget it has not failed yet, see :meth:`BeamEffort.levels`)."""
+        smallest budget it has not failed yet, see :meth:`BeamEffort.levels`); the plan that
+        turns up the most cards on the other samples comes first, and leads the play until
+        the next card turns up (see the module's docstring)."""
         from reussite.solver.hints import visible_score
 
         lead = self.leader
         if lead is not None and lead.plan:
             return [(len(self.samples), lead.plan[0])]
-        want = min(self.effort.plans, len(self.samples))
+        want = min(PLANS, len(self.samples))
         before = self.searches
         for level in range(len(self.effort.levels())):
             for s in self.samples:
@@ -215,34 +205,19 @@ class BeamPlayer:
         searched = self.searches > before
         self.planless = 0 if votes else self.planless + int(searched)
         reach: dict[RawMove, tuple[int, Sample]] = {}
-        if self.effort.robust:
-            for s in self.samples:
-                if s.plan:
-                    r = sum(reveals(t.pos, s.plan) for t in self.samples if t is not s)
-                    if s.plan[0] not in reach or r > reach[s.plan[0]][0]:
-                        reach[s.plan[0]] = (r, s)
+        for s in self.samples:
+            if s.plan:
+                r = sum(reveals(t.pos, s.plan) for t in self.samples if t is not s)
+                if s.plan[0] not in reach or r > reach[s.plan[0]][0]:
+                    reach[s.plan[0]] = (r, s)
         ranked = sorted(((v, m) for m, v in votes.items()),
                         key=lambda vm: (-reach.get(vm[1], (0, None))[0], -vm[0],
                                         -visible_score(pos, vm[1]), vm[1]))
-        if ranked and self.effort.follow_leader:
+        if ranked:
             top = ranked[0][1]
             self.leader = reach[top][1] if top in reach else next(
                 s for s in self.samples if s.plan and s.plan[0] == top)
         return ranked
-
-    def deal_last(self, pos: Position, ranked: list[RawMove]) -> list[RawMove]:
-        """``ranked`` (the plans' moves, best first) with the visible player's move put first
-        when the plans would deal (or have no move) and the visible player would not deal
-        (or the plans have no move); the leader is then dropped (``BeamEffort.visible_deal``)."""
-        if ranked and ranked[0] != STOCK_RAW:
-            return ranked
-        from reussite.solver.honest_visible import decide, visible_effort
-
-        line = decide(pos, visible_effort(pos.rules.id))
-        if not line or (ranked and line[0] == STOCK_RAW):
-            return ranked
-        self.leader = None
-        return [line[0], *ranked]
 
     def follow(self, pos: Position) -> None:
         """Take in the move just played in ``pos`` (what it turned up included)."""
@@ -304,8 +279,7 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
     Lost when no move is legal, at a clear end, when every legal move leads back to a view
     already seen, after ``patience`` moves in a row that brought no card home, turned no card
     up and dealt nothing, or when ``give_up`` times in a row every sample was searched
-    and none was won (it resigns: the searches cost the most where nothing is found; not
-    with ``BeamEffort.visible_deal``, where the visible player plays on).
+    and none was won (it resigns: the searches cost the most where nothing is found).
     ``seconds`` is CPU time."""
     from reussite.solver.hints import visible_score
     from reussite.solver.honest import Referee
@@ -321,9 +295,7 @@ def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: in
             break
         legal = pos.raw_moves()
         ranked = [m for _, m in player.ranked(pos) if m in legal]
-        if effort.visible_deal:
-            ranked = player.deal_last(pos, ranked)
-        elif player.planless >= give_up:
+        if player.planless >= give_up:
             ending = "no plan"
             break
         legal.sort(key=lambda m: (-visible_score(pos, m), m))

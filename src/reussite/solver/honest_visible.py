@@ -72,10 +72,6 @@ class Weights:
     """Each piece (in-suit run) above a pile's face-down cards."""
     unknown: int = 2
     """Each pile whose top card was just turned up (by the search: not yet seen)."""
-    depth: int = 0
-    """The search's priority: the evaluation minus this much a move from the start."""
-    bury: int = 0
-    """Each face-down card times the pieces above its pile's face-down cards, less one."""
     run: int = 2
     """In-suit runs: a run of L links counts this much times L(L-1)/2 more (long runs,
     towards a completed suit, weigh more than their links)."""
@@ -84,31 +80,18 @@ class Weights:
     king_high: int = 0
     """Each face-up King above another card of its pile (it can leave only for an empty
     pile, and keeps the cards under it there)."""
-    clean: int = 0
-    """Each pile with nothing face down that is one in-suit run (nearly an empty pile)."""
-    king: int = 0
-    """Each pile with nothing face down whose base card is a King."""
-    empty1: int = 0
-    """Once when there is an empty pile (the first one is worth more)."""
-    mobile: int = 0
-    """Each pile with a face-down card whose top piece could move now (onto a top of the
-    next rank or to an empty pile); twice when that move would turn a card up."""
 
 
 @dataclass(frozen=True)
 class VisibleEffort:
     """How hard the player searches: ``nodes`` positions per search (the same play on any
-    machine); ``stop_at_reveal``: a position where a card was turned up is not searched
-    further (else it is, the card unknown)."""
+    machine)."""
 
     nodes: int = 20_000
     weights: Weights = field(default_factory=Weights)
-    stop_at_reveal: bool = False
     last_resort: bool = False
     """When nothing improves the position and the stock cannot be dealt (the game would end),
     go to a card turned up at any cost in the evaluation (:func:`last_resort`)."""
-    last_resort_nodes: int = 0
-    """Positions of the last resort's search (0: ``nodes``)."""
     deep: int = 0
     """Before dealing (or giving up), search again with this many positions when the first
     search found nothing better (0: never)."""
@@ -184,6 +167,11 @@ def masked_search(pos: Position, effort: VisibleEffort) -> tuple[core.Spec, tupl
     return core.spec_of(pos), masked_piles(pos), pos.redeals_used, astuple(effort.weights)
 
 
+SEARCH_PAST_REVEALS = False
+"""The C core's ``stop_at_reveal`` argument: a position where a card was turned up is
+searched further, the card an unknown."""
+
+
 def plan(pos: Position, effort: VisibleEffort, predeal: bool) -> tuple[int, int, list[RawMove],
                                                                           int]:
     """The C core's search of the masked position: (best evaluation, the present one, the
@@ -191,7 +179,7 @@ def plan(pos: Position, effort: VisibleEffort, predeal: bool) -> tuple[int, int,
     from reussite.solver import _core
 
     best, root, line, seen = _core.visible_plan(
-        *masked_search(pos, effort), predeal, effort.nodes, effort.stop_at_reveal)
+        *masked_search(pos, effort), predeal, effort.nodes, SEARCH_PAST_REVEALS)
     return best, root, [(m[0], m[1], m[2]) for m in line], seen
 
 
@@ -268,8 +256,7 @@ def last_resort(pos: Position, effort: VisibleEffort,
     when no card can be turned up. Whatever it costs in the evaluation, the game is lost
     without it, and a card turned up is progress that cannot be undone (no loop)."""
     weights = replace(effort.weights, down=effort.weights.down + LAST_RESORT_DOWN)
-    nodes = effort.last_resort_nodes or effort.nodes
-    best, root, line, seen = plan(pos, replace(effort, weights=weights, nodes=nodes), False)
+    best, root, line, seen = plan(pos, replace(effort, weights=weights), False)
     if spent is not None:
         spent[0] += seen
     if not line or best <= root:
@@ -289,7 +276,7 @@ def evaluation_after(pos: Position, line: list[RawMove], effort: VisibleEffort) 
             piles[i][-1] = UP  # the card turned up, unread: an unknown
     spec, _, redeals, weights = masked_search(pos, effort)
     return int(_core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals, weights,
-                                  False, 1, effort.stop_at_reveal)[1])
+                                  False, 1, SEARCH_PAST_REVEALS)[1])
 
 
 def visible_move(pos: Position, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:
