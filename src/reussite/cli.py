@@ -1,7 +1,8 @@
 """The command line, ``reussite`` (see shared/INTERFACES.md).
 
 Errors in the user's input print one line on standard error and exit with status 2; no
-traceback is ever shown for them.
+traceback is ever shown for them. Each command imports the parts it runs (the web site, the
+solver) inside its function: a command starts without loading the others.
 """
 
 from __future__ import annotations
@@ -225,8 +226,8 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
                 help="Seconds per deal (full) or per move (honest)")] = 10.0,
             jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1,
             player: Annotated[str, typer.Option(
-                "--player", help="full: every card known; honest: only what a player sees")
-            ] = "full",
+                "--player", help="full: every card known; honest: only what a player sees (the "
+                "game's own honest player)")] = "full",
             clock: Annotated[str, typer.Option(
                 "--clock", help="wall: seconds of wall time; cpu: of each search's CPU time")
             ] = "wall",

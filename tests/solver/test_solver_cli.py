@@ -12,7 +12,7 @@ from reussite.engine import Move, Position
 from reussite.games import get_game
 from reussite.solver import winnable_lists
 from reussite.solver.batch import honest_effort
-from reussite.solver.honest import Effort
+from reussite.solver.sampling import Effort
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -117,14 +117,15 @@ def test_an_unknown_clock_is_a_clear_error(capsys: pytest.CaptureFixture[str],
 
 
 def test_each_game_has_its_honest_player() -> None:
-    from reussite.solver.batch import Tally, honest_method
+    from reussite.solver.batch import Tally
+    from reussite.solver.players import player_name, seat
 
-    assert {g: honest_method(g) for g in ("spider", "astrocyte", "spider-2-suits",
-                                           "freds-spider", "spider-1-suit", "klondike",
-                                           "quadrennial", "leap-year")} == {
-        "spider": "visible", "astrocyte": "visible", "spider-2-suits": "beam",
-        "freds-spider": "beam", "spider-1-suit": "beam", "klondike": "sample",
-        "quadrennial": "sample", "leap-year": "sample"}
+    games = ("spider", "astrocyte", "spider-2-suits", "freds-spider", "spider-1-suit",
+             "klondike", "quadrennial", "leap-year")
+    assert {g: player_name(seat(g, "play")) for g in games} == {
+        "spider": "visible", "astrocyte": "visible", "spider-2-suits": "planning",
+        "freds-spider": "planning", "spider-1-suit": "planning", "klondike": "sampling",
+        "quadrennial": "sampling", "leap-year": "sampling"}
     text = Tally("spider-2-suits", "honest", None, 300_000, 6).budget()
     assert text == "planning (beam), 300,000 positions per plan, 6 samples"
     text = Tally("spider", "honest", None, 30_000).budget()

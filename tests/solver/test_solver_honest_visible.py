@@ -1,5 +1,6 @@
-"""The honest player that searches the visible moves (Spider-type games): it never reads a
-hidden card, and it plays a game to the end."""
+"""The visible player, that searches the visible moves (Spider-type games): it never reads a
+hidden card, and it plays a game to the end. The helpers below ask it about a position through
+that position's observation (:func:`reussite.observation.observe`), as a game does."""
 
 from __future__ import annotations
 
@@ -11,15 +12,50 @@ import pytest
 from reussite.cards import KING, UP, rank_of
 from reussite.engine import STOCK_RAW, Position
 from reussite.games import get_game
-from reussite.solver.honest_visible import (
-    VisibleEffort,
-    Weights,
-    decide,
-    masked_piles,
-    play_visible_game,
-    visible_effort,
-    visible_move,
-)
+from reussite.observation import observe
+from reussite.solver import visible
+from reussite.solver.player import Game, play_game
+from reussite.solver.players import seat
+from reussite.solver.visible import VisibleEffort, VisiblePlayer, Weights, _turned
+
+PLAIN = VisibleEffort()
+
+
+def visible_effort(game: str, nodes: int | None = None) -> VisibleEffort:
+    """The visible player's effort in ``game`` (:mod:`reussite.solver.players`; the plain one
+    where another player plays it), ``nodes`` positions a search."""
+    effort = seat(game, "play")
+    effort = effort if isinstance(effort, VisibleEffort) else VisibleEffort()
+    return effort if nodes is None else replace(effort, nodes=nodes)
+
+
+def decide(pos: Position, effort: VisibleEffort,
+           spent: list[int] | None = None) -> list[tuple[int, int, int]]:
+    return visible.decide(observe(pos), effort, spent)
+
+
+def visible_move(pos: Position,
+                 effort: VisibleEffort = PLAIN) -> tuple[int, int, int] | None:
+    return visible.visible_move(observe(pos), effort)
+
+
+def masked_piles(pos: Position) -> tuple[bytes, ...]:
+    return observe(pos).masked_piles()
+
+
+def last_resort(pos: Position, effort: VisibleEffort) -> list[tuple[int, int, int]]:
+    obs = observe(pos)
+    return visible.last_resort(obs, obs.stand_in(), effort, [0])
+
+
+def evaluation_after(pos: Position, line: list[tuple[int, int, int]],
+                     effort: VisibleEffort) -> int:
+    obs = observe(pos)
+    return visible.evaluation_after(obs, obs.stand_in(), line, effort)
+
+
+def play_visible_game(pos: Position, effort: VisibleEffort = PLAIN) -> Game:
+    return play_game(pos, VisiblePlayer(effort), max_moves=5_000, patience=300)
 
 
 def shuffled_hidden(pos: Position, seed: int) -> Position:
@@ -127,8 +163,6 @@ def test_the_king_terms_of_the_evaluation() -> None:
 def test_the_last_resort_turns_a_card_up_or_gives_nothing() -> None:
     """When the game would end, the last resort's line ends at a card turned up (whatever the
     evaluation), else it is empty; it reads the masked position only (same line for a twin)."""
-    from reussite.solver.honest_visible import _turned, last_resort
-
     effort = visible_effort("astrocyte", 5_000)
     assert effort.last_resort and visible_effort("spider").last_resort
     assert not visible_effort("spider-2-suits").last_resort
@@ -230,8 +264,6 @@ def test_the_resort_before_a_deal_turns_a_card_up_and_reads_no_hidden_card(
     (the last resort's line) when the evaluation there, the card unread, is at most that much
     below the present one; the same decision, and the same evaluation after the line, for a
     twin whose hidden cards (the one turned up among them) differ."""
-    from reussite.solver.honest_visible import evaluation_after, last_resort
-
     base = replace(visible_effort("spider", 2_000), deep=0, resort_before_deal=None)
     pos = played("spider", number, moves)
     for _ in range(40):  # go on to a position where the player would deal

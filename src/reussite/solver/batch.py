@@ -13,25 +13,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from reussite.engine import Position, RawMove
 from reussite.games import get_game
-
-if TYPE_CHECKING:
-    from reussite.solver.honest import Effort
-    from reussite.solver.honest_beam import BeamEffort
+from reussite.solver.planning import BeamEffort, PlanningPlayer
+from reussite.solver.player import Game, Player, play_game
+from reussite.solver.players import PlayerEffort, player_name, seat
+from reussite.solver.sampling import Effort, SamplingPlayer
+from reussite.solver.search import budget_clock, solve
+from reussite.solver.visible import VisibleEffort, VisiblePlayer
 
 PLAYERS = ("full", "honest")
-VISIBLE_GAMES = frozenset({"spider", "astrocyte"})
-"""The games whose honest player is the visible one (:mod:`.honest_visible`): where it wins as
-often as ``beam`` at a tenth of the cost or better (docs/solver.md; Astrocyte since its cell
-and King terms and the last resort: 6 of deals 1-20 against the planning player's 3, at a
-twentieth of the CPU)."""
-
-VISIBLE_HINT_GAMES = frozenset({"spider", "astrocyte"})
-"""The games whose hints come from the ``visible`` player: fast enough (0.3 s at most), where
-the sampling player of the hints won nothing (docs/solver.md)."""
 
 
 @dataclass
@@ -46,69 +38,53 @@ class DealOutcome:
     cpu_seconds: float = 0.0
     """CPU seconds of the process for this deal (the whole game, for the honest player)."""
     ending: str = ""
-    """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
+    """The honest player's: why the game ended (:class:`.player.Game`)."""
 
 
-def honest_method(game_id: str) -> str:
-    """The honest player of this game: ``visible`` in the games of :data:`VISIBLE_GAMES`,
-    ``beam`` in the other games it is for (Spider-type: the stock deals onto the tableau),
-    else ``sample``."""
-    from reussite.games import CATALOGUE
-    from reussite.solver.honest_beam import plays_with_beam
-    from reussite.solver.honest_visible import plays_visible
+def honest_effort(game_id: str, time_limit: float | None, states: int | None,
+                  samples: int | None = None) -> PlayerEffort:
+    """The effort of the game's honest player (:func:`.players.seat`) for a run: ``states``
+    positions for each search (of a sample, of a plan, or of the visible player; the same play
+    on any machine), else ``time_limit`` seconds for each move (the sampling player) or each
+    plan's search (the planning player, CPU seconds with ``--clock cpu``; the visible player
+    has no time limit); ``samples`` samples (not the visible player's)."""
+    effort = seat(game_id, "play")
+    if isinstance(effort, VisibleEffort):
+        return effort if states is None else replace(effort, nodes=states)
+    if isinstance(effort, BeamEffort):
+        effort = replace(effort, cpu=budget_clock() == "cpu")
+        effort = replace(effort, states=states) if states is not None else replace(
+            effort, states=None, time_limit=time_limit)
+        return effort if samples is None else replace(effort, samples=samples)
+    if states is None:
+        effort = replace(effort, states_per_sample=None, time_limit=time_limit)
+    else:
+        effort = replace(effort, states_per_sample=states)
+    return effort if samples is None else replace(effort, samples=samples)
 
-    if game_id not in CATALOGUE:
-        return "sample"
-    rules = CATALOGUE[game_id]
-    if game_id in VISIBLE_GAMES and plays_visible(rules):
-        return "visible"
-    return "beam" if plays_with_beam(rules) else "sample"
 
-
-LOOKAHEAD = {"lookahead": 3, "outcomes": 4, "per_outcome": 2}
-"""The chance-node lookahead one decision deep (:func:`.honest.lookahead_value`)."""
-
-GAME_EFFORT: dict[str, dict[str, int]] = {
-    "klondike-draw-3": LOOKAHEAD,
-    "klondike": LOOKAHEAD,
-    "athena": LOOKAHEAD,
-}
-"""The sampling player's lookahead by game, where it was measured to win more (Klondike
-draw 3: 87 of 220 deals against 61; Klondike 12 of 20 against 7; Athena 11 of 20 against 10;
-docs/solver.md). Hints keep the plain :class:`.honest.Effort` (the lookahead costs about three
-times the CPU a move)."""
+def play_honest(pos: Position, effort: PlayerEffort, seed: int) -> Game:
+    """Play ``pos`` to the end as the player of ``effort`` (seeded with ``seed``; the visible
+    player draws nothing)."""
+    player: Player
+    if isinstance(effort, VisibleEffort):
+        player = VisiblePlayer(effort)
+    elif isinstance(effort, BeamEffort):
+        player = PlanningPlayer(effort, seed)
+    else:
+        player = SamplingPlayer(effort, seed)
+        return play_game(pos, player, max_moves=2_000, patience=120)
+    return play_game(pos, player, max_moves=5_000, patience=300)
 
 
 def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
            states: int | None = None, samples: int | None = None) -> DealOutcome:
-    """Solve one deal (``full``) or play it as the game's honest player does (``honest``,
-    :func:`honest_method`).
-
-    ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``
-    (``sample``): ``states`` positions for each search of a sample (:class:`.honest.Effort`),
-    else ``time_limit`` seconds for each move; ``samples`` samples per move. ``honest``
-    (``beam``): ``states`` positions, else ``time_limit`` seconds, for the search of each
-    sample's plan (:class:`.honest_beam.BeamEffort`). ``honest`` (``visible``): ``states``
-    positions for each search (:class:`.honest_visible.VisibleEffort`; no time limit).
-    """
-    from reussite.solver.honest import play_honest_game
-    from reussite.solver.search import solve
-
+    """Solve one deal (``full``: ``time_limit`` seconds and/or ``states`` positions for the
+    deal) or play it as the game's honest player does (``honest``, :func:`honest_effort`)."""
     pos = Position.deal(get_game(game_id), number)
     cpu = time.process_time()
     if player == "honest":
-        chosen = honest_method(game_id)
-        if chosen == "visible":
-            from reussite.solver.honest_visible import play_visible_game, visible_effort
-
-            played = play_visible_game(pos, visible_effort(game_id, states))
-        elif chosen == "beam":
-            from reussite.solver.honest_beam import play_beam_game
-
-            played = play_beam_game(pos, beam_effort(time_limit, states, samples), seed=number)
-        else:
-            played = play_honest_game(pos, honest_effort(game_id, time_limit, states, samples),
-                                      seed=number)
+        played = play_honest(pos, honest_effort(game_id, time_limit, states, samples), number)
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves, time.process_time() - cpu, played.ending)
     result = solve(pos, time_limit=time_limit, max_states=states)
@@ -116,22 +92,6 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
         check_win(pos, result.raw_line)
     return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves),
                        time.process_time() - cpu)
-
-
-def beam_effort(time_limit: float | None, states: int | None,
-                samples: int | None = None) -> BeamEffort:
-    """The planning player's effort for a run: ``states`` positions for each plan's search
-    (the same play on any machine), else ``time_limit`` seconds (CPU seconds with ``--clock
-    cpu``)."""
-    from reussite.solver.honest_beam import BeamEffort
-    from reussite.solver.search import budget_clock
-
-    effort = BeamEffort(cpu=budget_clock() == "cpu")
-    if states is not None:
-        effort = replace(effort, states=states)
-    else:
-        effort = replace(effort, states=None, time_limit=time_limit)
-    return effort if samples is None else replace(effort, samples=samples)
 
 
 def check_win(pos: Position, line: list[RawMove]) -> None:
@@ -143,21 +103,6 @@ def check_win(pos: Position, line: list[RawMove]) -> None:
     if not replay.is_won():
         raise RuntimeError(f"The solver's line for {pos.rules.id} deal {pos.number} "
                            "does not win when replayed")
-
-
-def honest_effort(game_id: str, time_limit: float | None, states: int | None,
-                  samples: int | None = None) -> Effort:
-    """The sampling player's effort for a run: by positions when ``states`` is given (the same
-    play on any machine), else by seconds per move; the game's lookahead
-    (:data:`GAME_EFFORT`)."""
-    from reussite.solver.honest import Effort
-
-    effort = Effort(**GAME_EFFORT.get(game_id, {}))
-    if states is None:
-        effort = replace(effort, states_per_sample=None, time_limit=time_limit)
-    else:
-        effort = replace(effort, states_per_sample=states)
-    return effort if samples is None else replace(effort, samples=samples)
 
 
 Task = tuple[str, int, float | None, str, int | None, int | None]
@@ -204,31 +149,21 @@ class Tally:
 
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
-        honest = self.player == "honest"
-        method = honest_method(self.game) if honest else None
-        if method == "visible":
-            from reussite.solver.honest_visible import visible_effort
-
-            nodes = visible_effort(self.game, self.states).nodes
-            return f"visible search, {nodes:,} positions per search"
-        if method == "beam":
-            from reussite.solver.honest_beam import BeamEffort
-
-            per = (f"{self.states:,} positions" if self.states is not None
-                   else f"{self.time_limit:g} s")
-            return (f"planning (beam), {per} per plan, "
-                    f"{self.samples or BeamEffort().samples} samples")
-        if self.states is not None:
-            text = f"{self.states:,} positions" + (" per search" if honest else " per deal")
-        else:
-            text = f"{self.time_limit:g} s" + (" per move" if honest else " per deal")
-        if honest:
-            from reussite.solver.honest import Effort
-
-            text += f", {self.samples or Effort().samples} samples per move"
-            text += "".join(f", {name}={value}"
-                            for name, value in GAME_EFFORT.get(self.game, {}).items())
-        return text
+        if self.player != "honest":
+            if self.states is not None:
+                return f"{self.states:,} positions per deal"
+            return f"{self.time_limit:g} s per deal"
+        effort = honest_effort(self.game, self.time_limit, self.states, self.samples)
+        if isinstance(effort, VisibleEffort):
+            return f"visible search, {effort.nodes:,} positions per search"
+        if isinstance(effort, BeamEffort):
+            per = (f"{effort.states:,} positions" if effort.states is not None
+                   else f"{effort.time_limit:g} s")
+            return f"planning (beam), {per} per plan, {effort.samples} samples"
+        text = (f"{effort.states_per_sample:,} positions per search"
+                if effort.states_per_sample is not None else f"{effort.time_limit:g} s per move")
+        text += f", {effort.samples} samples per move"
+        return text + "".join(f", {name}={value}" for name, value in _lookahead(effort).items())
 
     def add(self, o: DealOutcome) -> None:
         self.outcomes.append(o)
@@ -249,9 +184,10 @@ class Tally:
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
-            "effort": dict(GAME_EFFORT.get(self.game, {}))
-            if self.player == "honest" and honest_method(self.game) == "sample" else {},
-            "method": honest_method(self.game) if self.player == "honest" else None,
+            "effort": _lookahead(honest_effort(self.game, self.time_limit, self.states,
+                                               self.samples))
+            if self.player == "honest" else {},
+            "method": player_name(seat(self.game, "play")) if self.player == "honest" else None,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],
@@ -266,6 +202,14 @@ class Tally:
             "won_numbers": [o.number for o in self.outcomes if o.status == "won"],
             "endings": dict(Counter(o.ending for o in self.outcomes if o.ending)),
         }
+
+
+def _lookahead(effort: PlayerEffort) -> dict[str, int]:
+    """The sampling player's lookahead settings, when it looks ahead (else none)."""
+    if not isinstance(effort, Effort) or not effort.lookahead:
+        return {}
+    return {"lookahead": effort.lookahead, "outcomes": effort.outcomes,
+            "per_outcome": effort.per_outcome}
 
 
 def parse_range(text: str) -> range:
