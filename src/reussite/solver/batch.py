@@ -19,7 +19,7 @@ from reussite.games import get_game
 from reussite.solver.planning import BeamEffort, PlanningPlayer
 from reussite.solver.player import Game, Player, play_game
 from reussite.solver.players import PlayerEffort, player_name, seat
-from reussite.solver.sampling import Effort, SamplingPlayer
+from reussite.solver.sampling import OUTCOMES, PER_OUTCOME, Effort, SamplingPlayer
 from reussite.solver.search import budget_clock, solve
 from reussite.solver.visible import VisibleEffort, VisiblePlayer
 
@@ -208,8 +208,7 @@ def _lookahead(effort: PlayerEffort) -> dict[str, int]:
     """The sampling player's lookahead settings, when it looks ahead (else none)."""
     if not isinstance(effort, Effort) or not effort.lookahead:
         return {}
-    return {"lookahead": effort.lookahead, "outcomes": effort.outcomes,
-            "per_outcome": effort.per_outcome}
+    return {"lookahead": effort.lookahead, "outcomes": OUTCOMES, "per_outcome": PER_OUTCOME}
 
 
 def parse_range(text: str) -> range:

@@ -33,7 +33,7 @@ HINT = Effort(samples=12, states_per_sample=2_000, time_limit=0.6)
 HINT_NODES = 50_000
 """Positions a search of the visible player's hints: about 0.1-0.3 s of CPU."""
 
-LOOKAHEAD = Effort(lookahead=3, outcomes=4, per_outcome=2)
+LOOKAHEAD = Effort(lookahead=3)
 """The sampling player with the chance-node lookahead one decision deep."""
 
 ASTROCYTE_WEIGHTS = Weights(down=10, column=6, suit=5, rank=1, cell=0, king_cell=20,

@@ -44,6 +44,12 @@ NEAR = 0.1
 """The lookahead judges again only the steps within this many wins per sample judged of the
 best (:func:`ranked_steps`)."""
 
+OUTCOMES = 4
+"""The lookahead's draws of the hidden cards, for each step it judges again."""
+
+PER_OUTCOME = 2
+"""The lookahead's samples of each information set reached, for each draw that reached it."""
+
 
 @dataclass(frozen=True)
 class Effort:
@@ -55,7 +61,7 @@ class Effort:
     outer cap of a hint, which must answer in time).
     ``lookahead``: the best ``lookahead`` steps of that judging are judged again one
     decision deeper, through the chance node of what the step turns up
-    (:func:`lookahead_value`: ``outcomes`` draws of the hidden cards, ``per_outcome``
+    (:func:`lookahead_value`: :data:`OUTCOMES` draws of the hidden cards, :data:`PER_OUTCOME`
     samples of each information set reached, the next step chosen once per information
     set), only those within :data:`NEAR` of the best and only when the first judging used
     every sample (it did not settle early); 0: not at all.
@@ -65,8 +71,6 @@ class Effort:
     states_per_sample: int | None = 1_000
     time_limit: float | None = None
     lookahead: int = 0
-    outcomes: int = 4
-    per_outcome: int = 4
 
 
 def scouting_click(obs: Observation) -> RawMove | None:
@@ -235,10 +239,10 @@ def lookahead_value(obs: Observation, step: Step, effort: Effort, *, seed: int =
     of the best next step's share of wins (each next step judged on samples of the
     information set reached, as :func:`ranked_steps` judges the steps).
 
-    ``effort.outcomes`` samples of the hidden cards are drawn (the same ones for every step
+    :data:`OUTCOMES` samples of the hidden cards are drawn (the same ones for every step
     of a position: the generator is seeded by ``seed`` alone) and ``step`` is played on each;
     those that look alike afterwards are one information set. Each information set is sampled
-    again, ``effort.per_outcome`` times for each draw that reached it, from what it shows (and
+    again, :data:`PER_OUTCOME` times for each draw that reached it, from what it shows (and
     what the player then remembers), and its value is the best next step's mean score there.
     A determinized search knows the hidden cards; here the next decision is made once for all
     the samples of an information set, so a step that shows a card before the choice it
@@ -248,7 +252,7 @@ def lookahead_value(obs: Observation, step: Step, effort: Effort, *, seed: int =
     spent = [0] if spent is None else spent
     rng = random.Random(seed * 1_000_003 + 17)
     groups: dict[tuple[object, ...], tuple[Observation, int]] = {}
-    for _ in range(effort.outcomes):
+    for _ in range(OUTCOMES):
         sample = obs.sample(rng)
         memory = obs.memory()
         for m in step:
@@ -261,8 +265,8 @@ def lookahead_value(obs: Observation, step: Step, effort: Effort, *, seed: int =
         groups[key] = (first, n + 1)
     total = 0.0
     for after, draws in groups.values():
-        total += draws * _info_set_value(after, effort, rng, draws * effort.per_outcome, spent)
-    return total / effort.outcomes
+        total += draws * _info_set_value(after, effort, rng, draws * PER_OUTCOME, spent)
+    return total / OUTCOMES
 
 
 def _info_set_value(after: Observation, effort: Effort, rng: random.Random, samples: int,
