@@ -81,10 +81,8 @@ class Memory:
                 if c & UP:
                     k[i] = c & ~UP
 
-    def copy(self) -> Memory:
-        return Memory.recalled(self.frozen())
-
     def frozen(self) -> tuple[tuple[int, ...], ...]:
+        """What is remembered, as an observation holds it."""
         return tuple(tuple(k) for k in self.known)
 
 

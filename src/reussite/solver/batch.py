@@ -65,7 +65,9 @@ def honest_effort(game_id: str, time_limit: float | None, states: int | None,
 
 def play_honest(pos: Position, effort: PlayerEffort, seed: int) -> Game:
     """Play ``pos`` to the end as the player of ``effort`` (seeded with ``seed``; the visible
-    player draws nothing)."""
+    player draws nothing). The referee's limits: 2,000 turns, 120 without progress, for the
+    sampling player; the Spider-type games' players get 5,000 and 300 (their games are
+    longer, and a turn of the visible player is a move)."""
     player: Player
     if isinstance(effort, VisibleEffort):
         player = VisiblePlayer(effort)

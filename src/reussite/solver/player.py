@@ -188,8 +188,9 @@ def play_game(pos: Position, player: Player, *, max_moves: int, patience: int) -
 
     Each turn the player is shown what it sees and chooses; its steps and lines are played
     move by move, each move shown to it, up to the first that it says changes its plan. The
-    game ends lost when the player resigns or gives nothing to play (no move), or at the
-    :class:`Referee`'s ends. ``seconds`` is the CPU time of the whole game.
+    game ends lost when the player resigns (the visible player when nothing helps: "no move";
+    the planning player: "no plan"), or at the :class:`Referee`'s ends. ``seconds`` is the
+    CPU time of the whole game.
     """
     start = time.process_time()
     pos = pos.copy()
