@@ -136,7 +136,7 @@ def with_hidden_shuffled(pos: Position, rng: random.Random) -> Position:
     known to the player and stays where it is: the game's every view, from the deal on, is
     the same for both.)
     """
-    from reussite.solver.honest import UNKNOWN, Memory
+    from reussite.observation import UNKNOWN, Memory
 
     known = Memory.of(pos).known
     other = pos.copy()

@@ -446,7 +446,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of VW_N (20) ints");
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of VW_N (14) ints");
         return NULL;
     }
     int w[VW_N];
