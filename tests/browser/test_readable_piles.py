@@ -9,11 +9,8 @@ from typing import Any
 
 import pytest
 
-from reussite.engine import Position
-from reussite.games import get_game
-
 from .table import Table
-from .winning import winnable_spider_deal
+from .winning import tallest_moment
 
 pytestmark = pytest.mark.browser
 
@@ -46,19 +43,6 @@ def check_readable(page: Any) -> list[dict[str, Any]]:
             assert c["next"] >= c["bottom"] - 0.5, \
                 f"{where}: index {c['top']:.1f}-{c['bottom']:.1f} covered at {c['next']:.1f}"
     return piles
-
-
-def tallest_moment(game: str) -> tuple[int, list[dict[str, Any]], int]:
-    """A won Spider line's prefix that makes its tallest tableau pile, and that pile's height."""
-    number, line = winnable_spider_deal(game)
-    pos = Position.deal(get_game(game), number)
-    best, best_at = 0, 0
-    for i, move in enumerate(line):
-        pos.play(move)
-        tallest = max(len(c) for p, c in pos.player_view().items() if p.startswith("tableau"))
-        if tallest > best:
-            best, best_at = tallest, i + 1
-    return number, [m.to_json() for m in line[:best_at]], best
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
