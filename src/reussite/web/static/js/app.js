@@ -1071,7 +1071,7 @@ function announce(text) {
 }
 
 function onGlobalKey(e) {
-  if (!state.view) return;
+  if (!state.view || els.confirm.open) return;
   const inField = e.target.closest?.("input, select, textarea");
   const k = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && !e.altKey && !inField) {
