@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from reussite.games import CATALOGUE
+
 from .table import Table
 from .winning import tallest_moment
 
@@ -64,31 +66,41 @@ def test_the_tallest_pile_of_a_won_spider_game_is_readable(browser: Any, base_ur
     ctx.close()
 
 
-def _run(ranks: str, suits: str) -> list[dict[str, Any]]:
-    return [{"card": r + suits[i % len(suits)], "up": True} for i, r in enumerate(ranks)]
-
-
 DOWN = {"card": None, "up": False}
-# The tallest piles each kind of game deals itself: Klondike's last pile, 6 face-down cards
-# under a King-to-Ace run; a Spider pile, 5 face-down cards under cards dealt from the stock
-# and a King-to-Ace run (29 cards).
-TALL = {
-    "klondike": ("tableau:6", [DOWN] * 6 + _run("KQJT98765432A", "SH")),
-    "spider-1-suit": ("tableau:0", [DOWN] * 5 + _run("4T7Q2K8", "S") + _run("9A53J6",
-                      "S") + _run("KQJT98765432A", "S")),
-}
+# How many face-up cards the tallest pile of each game can reach, above the face-down cards
+# its deal gives a pile: a King-to-Ace run in the one-pack building games (Athena and Minerva
+# deal two face-up cards that need not be part of it); whatever the stock deals onto a pile in
+# the games that do not build (Auld Lang Syne: 1 + 44 / 4; Leap Year and Quadrennial:
+# 1 + 184 / 8); and in the two-pack building games a run with the stock's deals under it.
+TALL_UPS = {"klondike": 13, "klondike-draw-3": 13, "athena": 15, "minerva": 15,
+            "auld-lang-syne": 12, "leap-year": 24, "quadrennial": 24, "spider": 24,
+            "spider-2-suits": 24, "spider-1-suit": 24, "freds-spider": 24, "astrocyte": 24}
+RANKS = "KQJT98765432A"
+
+
+def tallest_pile(view: dict[str, Any], game: str) -> tuple[str, list[dict[str, Any]]]:
+    """The fanned pile with the most face-down cards in the deal, made as tall as it gets."""
+    piles = view["piles"]
+    fanned = [p for p in piles if p.startswith("tableau")] \
+        or [p for p in piles if p.startswith("reserve")]
+    pile = max(fanned, key=lambda p: sum(not c["up"] for c in piles[p]))
+    downs = sum(not c["up"] for c in piles[pile])
+    ups = [{"card": RANKS[i % 13] + "SHDC"[(i // 13 + i) % 4], "up": True}
+           for i in range(TALL_UPS[game])]
+    return pile, [DOWN] * downs + ups
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
-@pytest.mark.parametrize("game", list(TALL))
+@pytest.mark.parametrize("game", list(CATALOGUE))
 def test_the_tallest_piles_are_readable(browser: Any, base_url: str, size: dict[str, int],
                                         game: str) -> None:
-    pile, cards = TALL[game]
+    tall: dict[str, Any] = {}
 
     def taller(route: Any) -> None:
         # The server's view of a new deal, with one pile as tall as the game allows.
         view = json.loads(route.fetch().text())
-        view["piles"][pile] = cards
+        tall["pile"], tall["cards"] = tallest_pile(view, game)
+        view["piles"][tall["pile"]] = tall["cards"]
         route.fulfill(json=view)
 
     ctx = browser.new_context(viewport=size)
@@ -96,7 +108,7 @@ def test_the_tallest_piles_are_readable(browser: Any, base_url: str, size: dict[
     page.route(lambda url: url.endswith("/api/games"), taller)
     Table(page, base_url).open(game, 3)
     piles = check_readable(page)
-    tall = next(p for p in piles if p["pile"] == pile)
-    assert tall["count"] == len(cards)
-    assert tall["bottom"] <= size["height"], "the pile stays on the screen"
+    drawn = next(p for p in piles if p["pile"] == tall["pile"])
+    assert drawn["count"] == len(tall["cards"])
+    assert drawn["bottom"] <= size["height"], "the pile stays on the screen"
     ctx.close()
