@@ -38,8 +38,9 @@ const MIN_INDEX_PX = 12; // the smallest corner index worth keeping cards this s
 const DOUBLE_TAP_MS = 400;
 
 const root = document.getElementById("game");
-// The largest deal number (reussite.deals.MAX_DEAL_NUMBER, 2^64 - 1), unless the page says.
-const MAX_DEAL_NUMBER = root?.dataset.maxNumber || "18446744073709551615";
+// The largest deal number: reussite.deals.MAX_DEAL_NUMBER (2^64 - 1; a browser test checks
+// that the two agree).
+const MAX_DEAL_NUMBER = "18446744073709551615";
 const gameId = root?.dataset.gameId;
 // The texts: the server's list (#ui-strings) and the table's own, from its template.
 const strings = {};
