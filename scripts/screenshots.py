@@ -4,7 +4,8 @@
     python scripts/screenshots.py --out DIR --phone
 
 Each shot opens deal 7 (the same deal every time: the pictures only change when the table
-does). The browser tests take the same shots into test-artifacts/screenshots/.
+does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
+the tallest pile of a won Spider (1 suit) game, at laptop and phone size.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser.live import launch_chromium, running_server  # noqa: E402
+from browser.table import Table  # noqa: E402
+from browser.winning import tallest_moment  # noqa: E402
 
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
@@ -48,6 +51,25 @@ def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
     return paths
 
 
+def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """A won Spider (1 suit) game at the move of its tallest pile, played through the API."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
+    page = ctx.new_page()
+    number, moves, _ = tallest_moment("spider-1-suit")
+    table = Table(page, base_url).open("spider-1-suit", number)
+    table.play_through_api(moves)
+    page.reload()
+    page.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    path = out / f"spider-1-suit-tall-pile-{width}x{height}.png"
+    page.screenshot(path=str(path))
+    ctx.close()
+    return path
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -64,6 +86,8 @@ def main() -> None:
         for size in sizes:
             for path in shoot(browser, url, list(CATALOGUE), size, args.out):
                 print(path)
+        for size in (LAPTOP, PHONE):
+            print(shoot_tall_pile(browser, url, size, args.out))
         browser.close()
 
 

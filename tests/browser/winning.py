@@ -8,6 +8,8 @@ line through clicks, as a player would.
 
 from __future__ import annotations
 
+from typing import Any
+
 from reussite.cards import UP
 from reussite.engine import STOCK_CLICK, Move, Position, RawMove
 from reussite.games import get_game
@@ -77,3 +79,17 @@ def winnable_spider_deal(game: str = "spider-1-suit", budget: int = 3000) -> tup
         if line is not None:
             return number, line
     raise AssertionError("no winning line found in 200 deals")
+
+
+def tallest_moment(game: str = "spider-1-suit") -> tuple[int, list[dict[str, Any]], int]:
+    """The deal of ``winnable_spider_deal``, the prefix of its winning line (as API moves) that
+    makes its tallest tableau pile, and that pile's number of cards."""
+    number, line = winnable_spider_deal(game)
+    pos = Position.deal(get_game(game), number)
+    best, best_at = 0, 0
+    for i, move in enumerate(line):
+        pos.play(move)
+        tallest = max(len(c) for p, c in pos.player_view().items() if p.startswith("tableau"))
+        if tallest > best:
+            best, best_at = tallest, i + 1
+    return number, [m.to_json() for m in line[:best_at]], best

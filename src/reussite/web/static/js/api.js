@@ -1,5 +1,9 @@
 // The server's JSON API (docs/web-contract.md): every call returns the parsed body, or throws
 // an ApiError carrying the HTTP status and the server's sentence (`detail`).
+//
+// Deal numbers run to 2^64 - 1, past JavaScript's exact integers: the client keeps every deal
+// number as a string of digits, read from the JSON text before it is parsed and written into
+// the JSON text as a bare number (the API takes numbers, not strings).
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -13,7 +17,7 @@ async function call(method, url, body) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = writeJson(body);
   }
   let res;
   try {
@@ -23,7 +27,7 @@ async function call(method, url, body) {
   }
   let data = null;
   try {
-    data = await res.json();
+    data = readJson(await res.text());
   } catch (e) {
     data = null;
   }
@@ -33,6 +37,20 @@ async function call(method, url, body) {
     throw new ApiError(res.status, detail || `Error ${res.status}`);
   }
   return data;
+}
+
+const NUMBER_FIELD = /"number":\s*(\d+)/g;
+
+/** JSON text to data, each "number" field's digits kept whole as a string. */
+export function readJson(text) {
+  return JSON.parse(text.replace(NUMBER_FIELD, '"number":"$1"'));
+}
+
+/** Data to JSON text, a "number" given as a string of digits written as a bare number. */
+export function writeJson(body) {
+  const text = JSON.stringify(body);
+  return typeof body.number === "string" && /^\d+$/.test(body.number)
+    ? text.replace(`"number":"${body.number}"`, `"number":${body.number}`) : text;
 }
 
 export const api = {

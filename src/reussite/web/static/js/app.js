@@ -6,7 +6,8 @@
 import { api, ApiError } from "./api.js";
 import { cardElement, cardName, rankOf } from "./cards.js";
 import { animate, snapshot, springBack as glideBack } from "./animate.js";
-import { drawOrder, fanTops, tableMetrics } from "./layout.js";
+import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics }
+  from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
 
 const FALLBACK = {
@@ -20,22 +21,35 @@ const FALLBACK = {
   speed_slow: "slow", auto_collect: "Auto-collect", winnable_only: "Winnable deals only",
   card_name: "{rank} of {suit}", suit_S: "spades", suit_H: "hearts", suit_D: "diamonds",
   suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
+  confirm_new: "Abandon the game in progress and deal a new one?", keep_playing: "Keep playing",
+  bad_number: "A deal number is a whole number from 0 to {max}.",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
 
-const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", hint: "?", settings: "⚙" };
+const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", settings: "⚙" };
+// The hint's icon is a light bulb ("?" reads as help).
+const BULB = '<svg viewBox="0 0 24 24" width="1.15em" height="1.15em" fill="currentColor">'
+  + '<path d="M12 2a7 7 0 0 0-4 12.7V17a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1v-2.3A7 7 0 0 0 12 2z'
+  + 'M9 19.5h6V21a1 1 0 0 1-1 1h-4a1 1 0 0 1-1-1z"/></svg>';
 
 const DRAG_THRESHOLD = 5;
+const MIN_INDEX_PX = 12; // the smallest corner index worth keeping cards this size for
 const DOUBLE_TAP_MS = 400;
 
 const root = document.getElementById("game");
+// The largest deal number: reussite.deals.MAX_DEAL_NUMBER (2^64 - 1; a browser test checks
+// that the two agree).
+const MAX_DEAL_NUMBER = "18446744073709551615";
 const gameId = root?.dataset.gameId;
-let strings = {};
-try {
-  strings = JSON.parse(document.getElementById("ui-strings")?.textContent || "{}");
-} catch (e) {
-  strings = {};
+// The texts: the server's list (#ui-strings) and the table's own, from its template.
+const strings = {};
+for (const id of ["ui-strings", "table-strings"]) {
+  try {
+    Object.assign(strings, JSON.parse(document.getElementById(id)?.textContent || "{}"));
+  } catch (e) {
+    // a missing list leaves the English fallbacks
+  }
 }
 const t = (k) => strings[k] ?? FALLBACK[k] ?? k;
 const settings = loadSettings();
@@ -49,6 +63,7 @@ const state = {
   lastTap: null,
   compact: false,
   metrics: { cw: 80, ch: 112 },
+  base: null, // the metrics that fit the screen, before tall piles make the cards smaller
   drag: null,
   timerBase: 0,
   timerStart: 0,
@@ -108,24 +123,24 @@ function buildChrome() {
   root.textContent = "";
   // Buttons carry an icon and a label; narrow screens show the icons only (the label stays
   // the accessible name).
-  const btn = (key, onclick, extra = {}) =>
-    h("button", { type: "button", class: `btn btn-${key}`, "data-action": key, onclick,
-      "aria-label": t(key), ...extra },
-    h("span", { class: "icon", "aria-hidden": "true", text: ICONS[key] }),
-    h("span", { class: "label", text: t(key) }));
+  const btn = (key, onclick, extra = {}) => {
+    const icon = h("span", { class: "icon", "aria-hidden": "true", text: ICONS[key] ?? "" });
+    if (key === "hint") icon.innerHTML = BULB;
+    return h("button", { type: "button", class: `btn btn-${key}`, "data-action": key, onclick,
+      "aria-label": t(key), ...extra }, icon, h("span", { class: "label", text: t(key) }));
+  };
+  // A text field, not type=number: the wheel and the arrows must not deal another game, and
+  // the number may be longer than a double holds.
   els.number = h("input", {
-    type: "number", min: "0", step: "1", inputmode: "numeric", class: "deal-number",
-    "aria-label": t("deal_number"), name: "number",
+    type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
+    class: "deal-number", "aria-label": t("deal_number"), name: "number",
   });
-  els.number.addEventListener("change", () => {
-    const n = Number(els.number.value);
-    if (Number.isInteger(n) && n >= 0 && els.number.value !== "") startGame({ number: n }, true);
-  });
+  els.number.addEventListener("change", onDealNumber);
   els.undo = btn("undo", () => act("undo"), { title: `${t("undo")} (Ctrl+Z)` });
   els.redo = btn("redo", () => act("redo"), { title: `${t("redo")} (Ctrl+Y)` });
   els.settings = buildSettings();
   els.toolbar = h("div", { class: "toolbar", role: "toolbar" },
-    btn("new_game", () => startGame({}, true)),
+    btn("new_game", () => askNewGame({})),
     btn("restart", () => act("restart")),
     els.undo, els.redo,
     btn("hint", showHint, { title: `${t("hint")} (H)` }),
@@ -143,7 +158,13 @@ function buildChrome() {
     "aria-roledescription": "card table" });
   els.toast = h("div", { class: "toast", role: "status", "aria-live": "polite" });
   els.banner = h("div", { class: "banner", hidden: "" });
-  root.append(els.toolbar, els.status, els.table, els.banner, els.toast);
+  els.confirm = h("dialog", { class: "confirm", "aria-labelledby": "confirm-text" },
+    h("form", { method: "dialog" },
+      h("p", { id: "confirm-text", text: t("confirm_new") }),
+      h("div", { class: "confirm-buttons" },
+        h("button", { class: "btn", value: "keep", autofocus: "" }, t("keep_playing")),
+        h("button", { class: "btn btn-abandon", value: "abandon" }, t("new_game")))));
+  root.append(els.toolbar, els.status, els.table, els.banner, els.toast, els.confirm);
   applySettings();
 }
 
@@ -244,19 +265,64 @@ function layout() {
   const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
   const chrome = above + (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
   const width = els.table.clientWidth || root.clientWidth || window.innerWidth;
-  const m = tableMetrics(n, width, H - chrome);
+  state.base = tableMetrics(n, width, H - chrome);
+  setMetrics(state.base);
+  fitCards();
+  placeAll();
+  orderPiles();
+}
+
+function setMetrics(m) {
   state.metrics = m;
   root.style.setProperty("--cw", `${m.cw}px`);
   root.style.setProperty("--ch", `${m.ch}px`);
+  root.style.setProperty("--idx", `${Math.ceil(m.ch * indexShare(m.compact))}px`);
   root.style.setProperty("--gap", `${m.gap}px`);
   root.style.setProperty("--fcols", String(m.fCols));
-  root.classList.toggle("narrow", m.narrow);
+  root.classList.toggle("narrow", state.base.narrow); // the toolbar follows the screen
   els.top.classList.toggle("wrap", m.wrap);
   if (m.compact !== state.compact) {
     state.compact = m.compact;
-    for (const [pile, cards] of Object.entries(v.piles)) drawPile(pile, cards);
+    for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   }
-  placeAll();
+}
+
+/**
+ * Cards as large as the screen allows (state.base), but small enough that every fanned pile
+ * fits below its top with each face-up card's index whole (layout.fanTops): a tall pile first
+ * closes up its face-down cards, then its face-up ones down to their index, and only then
+ * makes every card smaller.
+ */
+function fitCards() {
+  const cur = state.metrics;
+  const tableTop = els.table.getBoundingClientRect().top;
+  const H = window.innerHeight;
+  const piles = [];
+  for (const [pile, el] of pileEls) {
+    if (!el.classList.contains("fanned")) continue;
+    const top = el.getBoundingClientRect().top;
+    // Rows of cards above the pile: they shrink with the cards, lifting the pile.
+    const rows = Math.round((top - tableTop) / cur.ch);
+    piles.push({ ups: state.view.piles[pile].map((c) => c.up),
+      room: (ch) => Math.max(ch * 2.2, H - top - rows * (ch - cur.ch) - 12) });
+  }
+  const cw = largestCardFitting(state.base.cw, piles, MIN_INDEX_PX);
+  if (cw !== cur.cw) setMetrics(sized(cw, state.base.wrap, state.base.fCols));
+}
+
+/**
+ * The keyboard's order of the piles: as they are seen, line by line and left to right (the
+ * left-handed layout puts the stock on the right of its row).
+ */
+function orderPiles() {
+  const focused = pileOrder[state.focus];
+  const at = new Map([...pileEls].map(([p, el]) => [p, el.getBoundingClientRect()]));
+  pileOrder = [...pileEls.keys()].sort((a, b) => {
+    const ra = at.get(a);
+    const rb = at.get(b);
+    return Math.abs(ra.top - rb.top) > state.metrics.ch / 2 ? ra.top - rb.top : ra.left - rb.left;
+  });
+  state.focus = Math.max(0, pileOrder.indexOf(focused));
 }
 
 /** Place the cards of every pile (the sizes stay: they depend on the screen, not the view). */
@@ -309,8 +375,12 @@ function render(view, opts = {}) {
     if (!sameKind || pile === "stock" || !samePile(old.piles[pile], cards)) drawPile(pile, cards);
   }
   updateChrome();
-  if (sameKind) placeAll();
-  else layout();
+  if (sameKind) {
+    fitCards();
+    placeAll();
+  } else {
+    layout();
+  }
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
@@ -356,7 +426,12 @@ function updateChrome() {
   const v = state.view;
   els.undo.disabled = !v.can_undo;
   els.redo.disabled = !v.can_redo;
-  if (document.activeElement !== els.number) els.number.value = String(v.number);
+  // The box shows the deal on the table, but what is being typed in it stays while moves go.
+  if (document.activeElement !== els.number || els.number.dataset.shown !== v.number) {
+    els.number.value = v.number;
+    els.number.dataset.shown = v.number;
+    els.number.removeAttribute("aria-invalid");
+  }
   els.moves.textContent = String(v.moves ?? 0);
   els.score.hidden = v.score === null || v.score === undefined;
   els.score.textContent = els.score.hidden ? "" : `${t("score")} ${v.score}`;
@@ -371,13 +446,13 @@ function updateChrome() {
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
-  root.dataset.number = String(v.number);
+  root.dataset.number = v.number;
   root.classList.toggle("won", v.status === "won");
   showBanner(v.status);
   const url = new URL(window.location.href);
-  if (url.searchParams.get("number") !== String(v.number)) {
-    url.searchParams.set("number", String(v.number));
-    history.replaceState(null, "", url);
+  if (url.searchParams.get("number") !== v.number || history.state?.id !== v.id) {
+    url.searchParams.set("number", v.number);
+    history.replaceState({ id: v.id }, "", url);
   }
   clearMarks();
   applyFocus();
@@ -403,7 +478,7 @@ function showBanner(status) {
   b.textContent = "";
   b.className = `banner banner-${status}`;
   const again = h("button", { type: "button", class: "btn btn-play-again",
-    onclick: () => startGame({}, true) }, t("play_again"));
+    onclick: () => askNewGame({}) }, t("play_again"));
   b.append(h("strong", { text: status === "won" ? t("won") : t("lost") }), again);
   if (status === "lost" && state.view.can_undo) {
     b.append(h("button", { type: "button", class: "btn", onclick: () => act("undo") }, t("undo")));
@@ -522,23 +597,90 @@ async function startGame(options, userAsked) {
     if (options.number !== undefined) body.number = options.number;
     else if (settings.winnableOnly) body.winnable = true;
     const v = await newGame(body);
-    state.selection = null;
-    state.held = null;
     if (userAsked) {
       const url = new URL(window.location.href);
-      url.searchParams.set("number", String(v.number));
-      history.pushState(null, "", url);
+      url.searchParams.set("number", v.number);
+      history.pushState({ id: v.id }, "", url);
     }
-    state.view = null;
-    render(v);
+    show(v);
   });
+}
+
+/** Draw a view of another game than the one on the table. */
+function show(v) {
+  state.selection = null;
+  state.held = null;
+  state.view = null;
+  render(v);
+}
+
+/** A game in progress (moves played, neither won nor lost) is not thrown away unasked. */
+function confirmAbandon() {
+  const v = state.view;
+  if (!v || v.status !== "playing" || !v.moves) return Promise.resolve(true);
+  const d = els.confirm;
+  d.returnValue = "";
+  d.showModal();
+  return new Promise((resolve) => {
+    d.addEventListener("close", () => resolve(d.returnValue === "abandon"), { once: true });
+  });
+}
+
+async function askNewGame(options) {
+  if (await confirmAbandon()) return startGame(options, true);
+  if (state.view) els.number.value = state.view.number;
+  return undefined;
+}
+
+/**
+ * The deal number typed, as a string of digits without leading zeros, or null. Deal numbers
+ * run past JavaScript's exact integers: they stay strings, compared as BigInts.
+ */
+function dealNumber(raw) {
+  const s = raw.trim();
+  if (!/^\d{1,40}$/.test(s) || BigInt(s) > BigInt(MAX_DEAL_NUMBER)) return null;
+  return BigInt(s).toString();
+}
+
+function onDealNumber() {
+  const raw = els.number.value;
+  if (!raw.trim()) {
+    if (state.view) els.number.value = state.view.number;
+    return;
+  }
+  const number = dealNumber(raw);
+  if (number === null) {
+    els.number.setAttribute("aria-invalid", "true");
+    toast(t("bad_number").replace("{max}", MAX_DEAL_NUMBER), 6000);
+    return;
+  }
+  els.number.removeAttribute("aria-invalid");
+  if (number !== state.view?.number) askNewGame({ number });
+}
+
+/** The game a history entry showed (its id in history.state), or the deal its URL names. */
+async function gameOfHistory(entry) {
+  if (entry?.id) {
+    try {
+      return await api.view(entry.id);
+    } catch (e) {
+      // gone since: deal its number again
+    }
+  }
+  const raw = new URL(window.location.href).searchParams.get("number");
+  const number = raw === null ? null : dealNumber(raw);
+  return number === null ? null : newGame({ number });
 }
 
 async function resume() {
   const url = new URL(window.location.href);
-  const raw = url.searchParams.get("number");
-  if (raw !== null && /^\d+$/.test(raw)) {
-    return startGame({ number: Number(raw) }, false);
+  if (history.state?.id || url.searchParams.get("number") !== null) {
+    // A reload, or Back to this page, shows the game it showed; a shared link deals its deal.
+    await enqueue(async () => {
+      const found = await gameOfHistory(history.state);
+      if (found) show(found);
+    });
+    if (state.view) return;
   }
   return enqueue(async () => {
     let games = [];
@@ -841,12 +983,11 @@ function onTableKey(e) {
   const pile = pileOrder[state.focus];
   const cards = state.view.piles[pile] || [];
   const ups = kindOf(pile) === "tableau" ? cards.length - cards.findIndex((c) => c.up) : 1;
-  const mirror = settings.leftHanded ? -1 : 1;
   let handled = true;
   switch (e.key) {
     case "ArrowRight":
     case "ArrowLeft": {
-      const step = (e.key === "ArrowRight" ? 1 : -1) * mirror;
+      const step = e.key === "ArrowRight" ? 1 : -1;
       state.focus = (state.focus + step + pileOrder.length) % pileOrder.length;
       state.kbCount = 1;
       applyFocus(true);
@@ -931,7 +1072,7 @@ function announce(text) {
 }
 
 function onGlobalKey(e) {
-  if (!state.view) return;
+  if (!state.view || els.confirm.open) return;
   const inField = e.target.closest?.("input, select, textarea");
   const k = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && !e.altKey && !inField) {
@@ -972,6 +1113,11 @@ function start() {
     }
   });
   document.addEventListener("keydown", onGlobalKey);
+  // The page's "skip to the table" link: to the pile the keyboard was last on.
+  document.querySelector(".skip-link")?.addEventListener("click", (e) => {
+    e.preventDefault();
+    applyFocus(true);
+  });
   document.addEventListener("pointerdown", (e) => {
     if (els.settings.open && !els.settings.contains(e.target)) els.settings.open = false;
   });
@@ -980,12 +1126,12 @@ function start() {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(layout, 60);
   });
-  window.addEventListener("popstate", () => {
-    const n = new URL(window.location.href).searchParams.get("number");
-    if (n !== null && /^\d+$/.test(n) && Number(n) !== state.view?.number) {
-      startGame({ number: Number(n) }, false);
-    }
-  });
+  // Back and Forward show the game each entry showed, as it now stands (not a fresh deal).
+  window.addEventListener("popstate", (e) => enqueue(async () => {
+    if (e.state?.id && e.state.id === state.view?.id) return;
+    const v = await gameOfHistory(e.state);
+    if (v) show(v);
+  }));
   setInterval(tick, 1000);
   resume();
 }

@@ -100,6 +100,11 @@ export function cardElement(entry, label, { compact = false, fourColours = false
     el.classList.add("up", `suit-${entry.card[1]}`);
     el.dataset.card = entry.card;
     el.style.backgroundImage = faceImage(entry.card, compact, fourColours);
+    // The corner index's box (its height: --idx, from layout.indexShare): what a covered card
+    // must keep in view.
+    const index = document.createElement("span");
+    index.className = "index";
+    el.append(index);
   } else {
     el.classList.add("down");
   }

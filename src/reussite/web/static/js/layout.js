@@ -5,6 +5,7 @@ const GAP_RATIO = 0.09; // gap / card width
 const MAX_CARD = 118;
 const MIN_CARD = 26;
 const FOUNDATIONS_PER_LINE = 8;
+const COMPACT_BELOW = 54; // narrower cards get compact faces (cards.js)
 
 /**
  * The card width and the arrangement for a game on a screen.
@@ -31,28 +32,82 @@ export function tableMetrics(n, width, height) {
     lines = 1 + fLines;
   }
   const cw = Math.max(MIN_CARD, Math.floor(Math.min(fitW(cols), fitH(lines), MAX_CARD)));
+  return sized(cw, wrap, fCols);
+}
+
+/** The metrics of a table whose cards are `cw` pixels wide. */
+export function sized(cw, wrap, fCols) {
   return { cw, ch: Math.round(cw * 1.4), gap: Math.max(3, Math.round(cw * GAP_RATIO)), wrap,
-    fCols, compact: cw < 54, narrow: cw < 56 };
+    fCols, compact: cw < COMPACT_BELOW, narrow: cw < 56 };
+}
+
+/**
+ * The height of a face's corner index (rank and suit, cards.js) as a share of the card's
+ * height: the strip of a covered face-up card that must stay in view.
+ */
+export const indexShare = (compact) => (compact ? 0.36 : 0.29);
+
+const UP_STEP = { wide: 0.3, compact: 0.37 }; // face-up spacing when there is room
+const DOWN_STEP = 0.13; // face-down spacing when there is room
+const DOWN_FLOOR = 0.05; // face-down spacing at its tightest
+
+/** The tightest spacings of a fanned pile: a face-up card's index whole, backs just visible. */
+function floors(ch, compact) {
+  return { up: Math.ceil(ch * indexShare(compact)) + 1, down: Math.max(3, ch * DOWN_FLOOR) };
+}
+
+/** The height of a fanned pile at its tightest. */
+export function fanFloor(ups, ch, compact) {
+  const f = floors(ch, compact);
+  let y = ch;
+  for (let i = 0; i < ups.length - 1; i++) y += ups[i] ? f.up : f.down;
+  return y;
 }
 
 /**
  * The top of each card of a fanned pile (`ups`: each card face up or not), squeezed when the
- * pile would run past `avail` pixels. Face-down cards overlap more than face-up ones, whose
- * corner index must stay readable (compact faces have a taller index).
+ * pile would run past `avail` pixels: the face-down spacing first, then the face-up spacing,
+ * never below the floors that keep each face-up card's index whole. A pile still too tall
+ * runs past `avail` (the caller then makes the cards smaller: `largestCardFitting`).
  */
 export function fanTops(ups, ch, avail, compact) {
-  const down = ch * 0.13;
-  const up = ch * (compact ? 0.37 : 0.3);
-  const steps = ups.map((u, i) => (i === ups.length - 1 ? 0 : (u ? up : down)));
-  const sum = steps.reduce((a, b) => a + b, 0);
-  const f = sum + ch > avail ? Math.max(0.22, (avail - ch) / sum) : 1;
+  const f = floors(ch, compact);
+  const up = Math.max(f.up, ch * (compact ? UP_STEP.compact : UP_STEP.wide));
+  const down = Math.max(f.down, ch * DOWN_STEP);
+  const covered = ups.slice(0, -1);
+  const nUp = covered.filter(Boolean).length;
+  const nDown = covered.length - nUp;
+  const room = avail - ch;
+  // Face-down spacing: as much as the room left by face-up cards at full spacing allows.
+  const d = nDown ? Math.min(down, Math.max(f.down, (room - nUp * up) / nDown)) : 0;
+  const u = nUp ? Math.min(up, Math.max(f.up, (room - nDown * d) / nUp)) : 0;
   const tops = [];
   let y = 0;
-  for (const s of steps) {
+  for (const isUp of ups) {
     tops.push(Math.round(y));
-    y += s * f;
+    y += isUp ? u : d;
   }
-  return { tops, height: Math.round(y + ch) };
+  const last = ups.length ? (ups[ups.length - 1] ? u : d) : 0;
+  return { tops, height: Math.round(y - last + ch) };
+}
+
+/**
+ * The widest card, at most `cw`, with which every fanned pile fits its room at its tightest.
+ * `piles` gives each fanned pile's `ups` and `room(ch)`: the height it has when cards are
+ * `ch` high (a smaller card also lifts the piles, the row above them being shorter). The
+ * cards never shrink below the size whose index is `minIndex` pixels tall: past that the
+ * pile runs off the screen rather than become unreadable.
+ */
+export function largestCardFitting(cw, piles, minIndex) {
+  let w = cw;
+  for (; w > MIN_CARD; w--) {
+    const ch = Math.round(w * 1.4);
+    const compact = w < COMPACT_BELOW;
+    if (piles.every((p) => fanFloor(p.ups, ch, compact) <= p.room(ch))) return w;
+    const next = w - 1;
+    if (Math.round(next * 1.4) * indexShare(next < COMPACT_BELOW) < minIndex) return w;
+  }
+  return w;
 }
 
 /**
