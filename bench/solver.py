@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("games", nargs="*", default=list(CATALOGUE))
     parser.add_argument("--deals", default="1-10",
                         help="A-B, or @FILE: a file of deal numbers, one a line (or JSON lines "
-                             "with a \"deal\" field, such as docs/figures/*.jsonl)")
+                             "with a \"deal\" field)")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--honest", action="store_true")

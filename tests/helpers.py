@@ -15,13 +15,12 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
-
-import pytest
+from collections.abc import Mapping
 
 from reussite.cards import UP, card_code, parse_card
 from reussite.engine import Move, Position, layout_of
 from reussite.games import get_game
+from reussite.solver.core import Settings
 
 
 def parse_pile(text: str) -> list[int]:
@@ -93,15 +92,9 @@ def fixed_playout(pos: Position, steps: int = 60) -> tuple[list[int], str]:
     return counts, hashlib.sha256(final.encode()).hexdigest()
 
 
-@pytest.fixture
-def without_the_card_set_search() -> Iterator[None]:
-    """For tests of the other phases of the solver: the card-set search (which decides most
-    Klondike deals first, tests/solver/test_solver_cardset.py) is off while they run."""
-    from reussite.solver import _core  # type: ignore[attr-defined]
-
-    _core.tune_cardset(on=0)
-    yield
-    _core.tune_cardset()
+NO_CARD_SET = Settings(card_set=False)
+"""For tests of the other phases of the C core's solver: the card-set search (which decides most
+Klondike deals first, tests/solver/test_solver_cardset.py) off, for the calls that pass it."""
 
 
 def random_walk(pos: Position, rng: random.Random, steps: int) -> Position:

@@ -25,10 +25,6 @@ ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 UP = 64
 """Flag added to a card value when the card lies face up."""
 
-RANK_NAMES = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-              "ten", "jack", "queen", "king")
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-
 
 class InvalidCardError(ValueError):
     """A card code that is not two characters of rank then suit."""
@@ -47,14 +43,6 @@ def suit_of(value: int) -> int:
     return value & 3
 
 
-def is_red(value: int) -> bool:
-    return (value & 3) in (HEARTS, DIAMONDS)
-
-
-def is_up(value: int) -> bool:
-    return bool(value & UP)
-
-
 def card_code(value: int) -> str:
     """The two-character code of a card (its face flag is ignored)."""
     return RANKS[rank_of(value) - 1] + SUITS[suit_of(value)]
@@ -68,11 +56,6 @@ def parse_card(code: str) -> int:
     if r not in RANKS or s not in SUITS:
         raise InvalidCardError(f"Unknown card code {code!r}")
     return card(RANKS.index(r) + 1, SUITS.index(s))
-
-
-def card_name(value: int) -> str:
-    """The card as words, for screen readers: ``"seven of hearts"``."""
-    return f"{RANK_NAMES[rank_of(value)]} of {SUIT_NAMES[suit_of(value)]}"
 
 
 def build_deck(packs: int, suits: str = SUITS) -> list[int]:

@@ -1,7 +1,8 @@
 """The command line, ``reussite`` (see shared/INTERFACES.md).
 
 Errors in the user's input print one line on standard error and exit with status 2; no
-traceback is ever shown for them.
+traceback is ever shown for them. Each command imports the parts it runs (the web site, the
+solver) inside its function: a command starts without loading the others.
 """
 
 from __future__ import annotations
@@ -225,8 +226,8 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
                 help="Seconds per deal (full) or per move (honest)")] = 10.0,
             jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes")] = 1,
             player: Annotated[str, typer.Option(
-                "--player", help="full: every card known; honest: only what a player sees")
-            ] = "full",
+                "--player", help="full: every card known; honest: only what a player sees (the "
+                "game's own honest player)")] = "full",
             clock: Annotated[str, typer.Option(
                 "--clock", help="wall: seconds of wall time; cpu: of each search's CPU time")
             ] = "wall",
@@ -235,29 +236,11 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
                 "(honest; then no time limit): the same result on any machine")] = None,
             samples: Annotated[int | None, typer.Option(
                 "--samples", help="Honest player: samples of the hidden cards per move")] = None,
-            effort: Annotated[list[str] | None, typer.Option(
-                "--effort", help="Honest player: NAME=VALUE, another field of its Effort "
-                "(close, more_samples, streamlined...; docs/solver.md)")] = None,
-            method: Annotated[str, typer.Option(
-                "--method", help="Honest player: sample (judge each move on samples), beam "
-                "(plan a win on each sample with the beam, follow the plans' votes; "
-                "--states/--time-limit then bound each plan's search), visible (search the "
-                "visible moves to the next card turned up; --states positions a search), rollout "
-                "(visible, its best candidates judged on --samples samples), "
-                "auto (visible in Spider 4 suits, beam in the other "
-                "Spider-type games, else sample)")] = "auto",
             as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """Win rate over many deals: won / lost / unknown and a 95 % Wilson interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from reussite.solver.batch import (
-        METHODS,
-        PLAYERS,
-        Tally,
-        decide_many,
-        honest_method,
-        parse_effort,
-    )
+    from reussite.solver.batch import PLAYERS, Tally, decide_many
 
     _check_game(game)
     numbers = _parse_deals(deals)
@@ -266,30 +249,17 @@ def winrate(game: Annotated[str, typer.Argument(help="A game id, e.g. klondike-d
         raise CliError(f"--jobs is at least 1: {jobs}")
     if player not in PLAYERS:
         raise CliError(f"--player is one of {', '.join(PLAYERS)}: {player!r}")
-    if method not in METHODS:
-        raise CliError(f"--method is one of {', '.join(METHODS)}: {method!r}")
     if states is not None and states < 1 or samples is not None and samples < 1:
         raise CliError("--states and --samples are at least 1")
-    try:
-        options = parse_effort(effort or [])
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    if player != "honest" and (options or samples is not None or method != "auto"):
-        raise CliError("--effort, --samples and --method are the honest player's: "
-                       "add --player honest")
-    if options and honest_method(game, method) != "sample":
-        raise CliError("--effort sets the sampling player's Effort; here another honest player "
-                       f"plays ({honest_method(game, method)}): use --method sample, or "
-                       "--states/--samples/--time-limit")
+    if player != "honest" and samples is not None:
+        raise CliError("--samples is the honest player's: add --player honest")
     _set_clock(clock)
-    tally = Tally(game, player, time_limit, states, samples, options=options,
-                  method=method)
+    tally = Tally(game, player, time_limit, states, samples)
     console = Console(stderr=True)
     with Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=as_json) as progress:
         task = progress.add_task(f"{game} ({player})", total=len(numbers))
-        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples,
-                                   options, method):
+        for outcome in decide_many(game, numbers, time_limit, jobs, player, states, samples):
             tally.add(outcome)
             progress.update(task, advance=1, description=(
                 f"{game} ({player}) won {tally.count('won')} lost {tally.count('lost')}"

@@ -700,13 +700,9 @@ class Position:
                           for pid, p in zip(self.layout.ids, self.piles, strict=True)}}
 
     def player_view(self) -> dict[str, list[dict[str, Any]]]:
-        """The piles as the player sees them: a face-down card is ``{"card": None, "up": False}``.
-
-        This is the one place where hidden cards are hidden: the identity of a face-down card
-        (the stock's order included) is not in the result at all.
-        """
-        return {pid: [{"card": card_code(c), "up": True} if c & UP
-                      else {"card": None, "up": False} for c in p]
+        """The piles as the player sees them (:func:`view_entry`): the identity of a face-down
+        card (the stock's order included) is not in the result at all."""
+        return {pid: [view_entry(c) for c in p]
                 for pid, p in zip(self.layout.ids, self.piles, strict=True)}
 
     def replay(self, moves: Iterable[Move]) -> Iterator[Move]:
@@ -714,6 +710,27 @@ class Position:
         for m in moves:
             self.play(m)
             yield m
+
+
+HIDDEN = 0
+"""A face-down card as the player sees it (no card has the value 0)."""
+
+
+def shown(c: int) -> int:
+    """The card ``c`` as the player sees it: itself when face up, :data:`HIDDEN` when face down.
+
+    The one rule of what is hidden: the player view, the honest players' observation
+    (:mod:`reussite.observation`) and the site's pages all mask cards with it.
+    """
+    return c if c & UP else HIDDEN
+
+
+def view_entry(c: int) -> dict[str, Any]:
+    """One card as the player view shows it: ``{"card": "QH", "up": True}`` face up,
+    ``{"card": None, "up": False}`` face down (:func:`shown`)."""
+    seen = shown(c)
+    return {"card": card_code(seen), "up": True} if seen != HIDDEN else {"card": None,
+                                                                        "up": False}
 
 
 def card_entries(codes: Iterable[tuple[str, bool]]) -> list[int]:

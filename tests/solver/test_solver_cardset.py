@@ -10,20 +10,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import assert_raw_line_wins, random_walk
+from helpers import NO_CARD_SET, assert_raw_line_wins, random_walk
 
 from reussite.engine import Position
 from reussite.games import get_game
-from reussite.solver import _core, core  # type: ignore[attr-defined]
+from reussite.solver import core
 
 WON, LOST, UNKNOWN, NOT_APPLICABLE = 0, 1, 2, -1
 
 CARDSET_GAMES = ("klondike", "klondike-draw-3", "athena", "minerva")
 
 
-def _cardset(pos: Position, max_states: int = 2_000_000, chunk: int = 0) -> tuple[int, int]:
-    return _core.abstract(core.spec_of(pos), core.piles_of(pos), pos.redeals_used, -1.0,
-                          max_states, True, chunk)
+def _cardset(pos: Position, max_states: int = 2_000_000, chunk: int = 0,
+             safe: bool = True) -> tuple[int, int]:
+    return core.testing_cardset(pos, max_states, chunk, safe)
 
 
 def _positions(seed: int, count: int) -> list[Position]:
@@ -56,11 +56,7 @@ def test_the_card_set_search_never_calls_a_winnable_position_lost(seed: int) -> 
         exact, _, _ = core.solve_raw(pos, None, 300_000, False, beam=False)
         card, _ = _cardset(pos)
         assert card != NOT_APPLICABLE, pos.rules.id
-        try:
-            _core.tune_cardset(safe=0)
-            every, _ = _cardset(pos)
-        finally:
-            _core.tune_cardset()
+        every, _ = _cardset(pos, safe=False)
         if UNKNOWN not in (card, every):  # the safe-card pruning changes no answer
             assert card == every, (pos.rules.id, pos.number)
         if exact == "won":
@@ -93,19 +89,15 @@ def test_a_resumed_card_set_search_answers_as_one_run() -> None:
 
 @pytest.mark.slow
 def test_the_solver_proves_a_deal_lost_with_the_card_set_search() -> None:
-    """Klondike draw 3 deal 103, unknown at 10 s of CPU before the card-set search (session
-    11's whole run), is lost in 11,511 pictures; with the search turned off
-    (``_core.tune_cardset(on=0)``) the same budget leaves it unknown."""
+    """Klondike draw 3 deal 103, unknown at 10 s of CPU of the other phases, is lost in 11,511
+    pictures; with the search turned off (``settings=NO_CARD_SET``) the same budget leaves it
+    unknown."""
     pos = Position.deal(get_game("klondike-draw-3"), 103)
     assert _cardset(pos) == (LOST, 11_511)
     status, line, _ = core.solve_raw(pos, None, 2_000_000, False)
     assert (status, line) == ("lost", [])
-    assert core.last_phase() == "card-set"
-    try:
-        _core.tune_cardset(on=0)
-        assert core.solve_raw(pos, None, 2_000_000, False)[0] == "unknown"
-    finally:
-        _core.tune_cardset()
+    assert core.testing_last_phase() == "card-set"
+    assert core.solve_raw(pos, None, 2_000_000, False, settings=NO_CARD_SET)[0] == "unknown"
 
 
 def test_the_solver_wins_a_deal_with_the_card_set_search_and_the_line_replays() -> None:
@@ -117,7 +109,7 @@ def test_the_solver_wins_a_deal_with_the_card_set_search_and_the_line_replays() 
         pos = Position.deal(get_game(game_id), number)
         status, line, _ = core.solve_raw(pos, None, 3_000_000, False)
         assert status == "won", (game_id, number)
-        assert core.last_phase() == "card-set", (game_id, number)
+        assert core.testing_last_phase() == "card-set", (game_id, number)
         assert_raw_line_wins(pos, line)
 
 
@@ -125,12 +117,8 @@ def test_drawing_one_a_safe_stock_card_goes_home_alone() -> None:
     """Klondike (draw one) deal 3 is lost: in 924 pictures with the safe stock and waste cards
     played alone, against 6,808 with every move searched; the same answer both ways."""
     pos = Position.deal(get_game("klondike"), 3)
-    try:
-        assert _cardset(pos) == (LOST, 924)
-        _core.tune_cardset(safe=0)
-        assert _cardset(pos) == (LOST, 6_808)
-    finally:
-        _core.tune_cardset()
+    assert _cardset(pos) == (LOST, 924)
+    assert _cardset(pos, safe=False) == (LOST, 6_808)
 
 
 @pytest.mark.parametrize("seed", [4, 5])
@@ -140,7 +128,7 @@ def test_every_card_set_win_replays(seed: int) -> None:
     wins = 0
     for pos in _positions(seed, 15):
         status, line, _ = core.solve_raw(pos, None, 1_000_000, False)
-        if status == "won" and core.last_phase() == "card-set":
+        if status == "won" and core.testing_last_phase() == "card-set":
             wins += 1
             assert_raw_line_wins(pos, line)
     assert wins > 0
@@ -163,4 +151,4 @@ def test_searches_asked_for_their_best_line_do_not_use_it() -> None:
     (the player was measured with those searches), so deal 103 is not decided by it there."""
     pos = Position.deal(get_game("klondike-draw-3"), 103)
     core.solve_raw(pos, None, 200_000, True)
-    assert core.last_phase() != "card-set"
+    assert core.testing_last_phase() != "card-set"

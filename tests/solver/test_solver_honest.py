@@ -1,4 +1,5 @@
-"""The honest player and hints: they see only the player view, never a face-down card."""
+"""The sampling and planning players and the hints: they see only an observation, never a
+face-down card."""
 
 from __future__ import annotations
 
@@ -10,18 +11,21 @@ import pytest
 from reussite.cards import UP
 from reussite.engine import Position
 from reussite.games import get_game
+from reussite.observation import UNKNOWN, Memory, observe
 from reussite.solver.hints import quick_move, suggest_move
-from reussite.solver.honest import (
-    UNKNOWN,
+from reussite.solver.planning import BeamEffort, PlanningPlayer
+from reussite.solver.player import Game, play_game
+from reussite.solver.sampling import (
     Effort,
-    Memory,
-    _reveals,
+    SamplingPlayer,
     lookahead_value,
-    play_honest_game,
     ranked_steps,
     root_steps,
-    sample_position,
 )
+
+
+def play_sampling_game(pos: Position, effort: Effort, seed: int, max_moves: int = 2_000) -> Game:
+    return play_game(pos, SamplingPlayer(effort, seed), max_moves=max_moves, patience=120)
 
 
 def hidden_swapped(pos: Position) -> Position:
@@ -52,7 +56,7 @@ def test_a_hint_never_depends_on_a_face_down_card(game: str, number: int) -> Non
 
 def test_a_sample_looks_the_same_and_holds_the_same_cards() -> None:
     pos = Position.deal(get_game("spider-2-suits"), 5)
-    sample = sample_position(pos, random.Random(1))
+    sample = observe(pos).sample(random.Random(1))
     assert sample.player_view() == pos.player_view()
     assert Counter(c & 63 for p in sample.piles for c in p) == \
         Counter(c & 63 for p in pos.piles for c in p)
@@ -70,8 +74,9 @@ def test_no_hint_when_no_move_is_legal() -> None:
 
 def test_the_honest_player_plays_on_a_copy() -> None:
     pos = Position.deal(get_game("spider-1-suit"), 3)
-    game = play_honest_game(pos, Effort(samples=2, states_per_sample=200), seed=1, max_moves=5)
-    assert game.moves >= 5 and not pos.history
+    game = play_sampling_game(pos, Effort(samples=2, states_per_sample=200), seed=1, max_moves=5)
+    assert (game.moves, game.ending, game.states) == (5, "too long", 18_543)
+    assert not pos.history
 
 
 def test_the_honest_player_finishes_a_near_won_game() -> None:
@@ -83,7 +88,7 @@ def test_the_honest_player_finishes_a_near_won_game() -> None:
                             | {"foundation:0": [r + "S" for r in "A23456789TJQK"],
                                "foundation:2": [r + "D" for r in "A23456789TJQK"],
                                "tableau:0": ["KH", "QC"], "tableau:1": ["*KC", "QH"]}, [])
-    game = play_honest_game(pos, Effort(samples=2, states_per_sample=500), seed=1)
+    game = play_sampling_game(pos, Effort(samples=2, states_per_sample=500), seed=1)
     assert game.status == "won" and game.ending == "won"
 
 
@@ -134,7 +139,7 @@ def test_the_memory_of_a_turned_over_stock_knows_its_order() -> None:
     assert pos.redeals_used == 1 and not pos.piles[pos.layout.waste]
     memory = Memory.of(pos)
     assert memory.known[0] == [c & 63 for c in pos.piles[0]]
-    sample = sample_position(pos, random.Random(3), memory)
+    sample = observe(pos, memory).sample(random.Random(3))
     assert sample.piles[0] == pos.piles[0]  # the stock as it is; only the tableau is guessed
     assert sample.player_view() == pos.player_view()
 
@@ -152,7 +157,7 @@ def test_the_honest_player_first_looks_through_a_free_stock() -> None:
     """With a waste turned over without limit, one round of clicks costs nothing and shows
     every stock card: the honest player does it before anything else."""
     pos = Position.deal(get_game("klondike-draw-3"), 4)
-    ranked = ranked_steps(pos, Effort(samples=2, states_per_sample=100), memory=Memory.of(pos))
+    ranked = ranked_steps(observe(pos), Effort(samples=2, states_per_sample=100))
     assert ranked == [(2.0, ((-1, -1, 0),))]
 
 
@@ -210,24 +215,21 @@ def test_a_hint_never_reads_a_stock_the_player_has_not_seen() -> None:
     twin.piles[0][unseen[0]], twin.piles[0][unseen[-1]] = (twin.piles[0][unseen[-1]],
                                                            twin.piles[0][unseen[0]])
     assert twin != pos and twin.player_view() == pos.player_view()
-    effort = Effort(samples=3, states_per_sample=300, per_move=True)
-    ranked = [ranked_steps(p, effort, seed=2, memory=Memory.of(p)) for p in (pos, twin)]
+    effort = Effort(samples=3, states_per_sample=300)
+    ranked = [ranked_steps(observe(p), effort, seed=2) for p in (pos, twin)]
     assert ranked[0] == ranked[1]
     assert all(len(step) == 1 for _, step in ranked[0])
     assert ((-1, -1, 0),) in [step for _, step in ranked[0]]
 
 
-def test_the_effort_options_see_only_what_the_player_has_seen() -> None:
-    """With the judging options of Klondike draw 3's stronger settings (near-ties to a step
-    that turns a card up, more samples on close calls, streamlined searches in the samples),
-    two games whose every view was the same still get the same ranking."""
+def test_the_ranking_sees_only_what_the_player_has_seen() -> None:
+    """Two games whose every view was the same get the same ranking."""
     rng = random.Random(5)
     pos = random_game("klondike-draw-3", 5, 60, rng)
     twin = unseen_swapped(pos)
     assert twin != pos
-    effort = Effort(samples=3, states_per_sample=300, close=0.1, more_samples=6,
-                    streamlined=True)
-    ranked = [ranked_steps(p, effort, seed=3, memory=Memory.of(p)) for p in (pos, twin)]
+    effort = Effort(samples=3, states_per_sample=300)
+    ranked = [ranked_steps(observe(p), effort, seed=3) for p in (pos, twin)]
     assert ranked[0] and ranked[0] == ranked[1]
 
 
@@ -237,18 +239,17 @@ def test_the_planning_player_never_reads_a_face_down_card(game: str, number: int
     """Two positions that look the same to the player, their hidden cards (face down and in
     the stock) dealt differently: the planning player of Spider-type games (its samples, the
     beam's plans on them, their votes) makes the same move in both."""
-    from reussite.solver.honest_beam import BeamEffort, BeamPlayer, beam_move
-
     pos = Position.deal(get_game(game), number)
     twin = hidden_swapped(pos)
     twin.piles[0].reverse()  # the stock's order too
     assert twin.player_view() == pos.player_view() and twin != pos
-    effort = BeamEffort(samples=3, plans=2, states=100_000)
-    moves = [beam_move(p, effort, seed=5) for p in (pos, twin)]
-    assert moves[0] is not None and moves[0] == moves[1] and moves[0] in pos.raw_moves()
-    players = [BeamPlayer(p, effort, seed=5) for p in (pos, twin)]
+    effort = BeamEffort(samples=3, states=100_000)
+    players = [PlanningPlayer(effort, seed=5) for _ in (pos, twin)]
+    choices = [player.choose(observe(p)) for player, p in zip(players, (pos, twin), strict=True)]
+    moves = [choice.steps[0][0] for choice in choices]
+    assert moves[0] == moves[1] and moves[0] in pos.raw_moves() and choices[0] == choices[1]
     assert [s.pos for s in players[0].samples] == [s.pos for s in players[1].samples]
-    assert players[0].ranked(pos) == players[1].ranked(twin)
+    assert [s.plan for s in players[0].samples] == [s.plan for s in players[1].samples]
     assert pos == Position.deal(get_game(game), number) and not pos.history  # left untouched
 
 
@@ -256,62 +257,116 @@ def test_the_planning_player_never_reads_a_face_down_card(game: str, number: int
 def test_the_planning_player_repairs_its_samples_as_cards_turn_up() -> None:
     """After each move every sample looks like the game again (the cards turned up swapped
     in), and holds the deck's cards."""
-    from reussite.solver.honest_beam import BeamEffort, BeamPlayer
-
     pos = Position.deal(get_game("spider"), 4)
-    player = BeamPlayer(pos, BeamEffort(samples=3, plans=1, states=100_000), seed=2)
+    player = PlanningPlayer(BeamEffort(samples=3, states=100_000), seed=2)
     deck = Counter(c & ~UP for p in pos.piles for c in p)
     for _ in range(12):
-        ranked = player.ranked(pos)
-        move = ranked[0][1] if ranked else pos.raw_moves()[0]
-        pos.push_raw(move)
-        player.follow(pos)
+        steps = player.choose(observe(pos)).steps  # none once it resigns: a legal move then
+        pos.push_raw(steps[0][0] if steps else pos.raw_moves()[0])
+        player.follow(observe(pos))
         for s in player.samples:
             assert s.pos.player_view() == pos.player_view()
             assert Counter(c & ~UP for p in s.pos.piles for c in p) == deck
 
 
+def turns_a_card_up(pos: Position, step: tuple[tuple[int, int, int], ...]) -> bool:
+    """The step's move uncovers a face-down tableau card."""
+    src, _, n = step[-1]
+    pile = pos.piles[src] if src >= 0 and pos.layout.kinds[src] == "tableau" else []
+    return len(pile) > n and not pile[-n - 1] & UP
+
+
 def test_the_lookahead_sees_only_what_the_player_has_seen() -> None:
-    """The chance-node lookahead (``Effort.lookahead``) and the shared prefixes
-    (``Effort.shared``) sample the information sets a step
+    """The chance-node lookahead (``Effort.lookahead``) samples the information sets a step
     leads to from what they show: two games whose every view was the same, and two fresh
     deals that look alike, get the same ranking and the same lookahead values, a step that
     turns a card up included."""
     rng = random.Random(5)
     pos = random_game("klondike-draw-3", 5, 60, rng)
     fresh = Position.deal(get_game("klondike-draw-3"), 4)
-    effort = Effort(samples=3, states_per_sample=200, lookahead=3, outcomes=2, per_outcome=1)
-    shared = Effort(samples=4, states_per_sample=200, shared=3)
+    effort = Effort(samples=3, states_per_sample=200, lookahead=3)
     for a in (pos, fresh):
         b = unseen_swapped(a) if a is pos else hidden_swapped(a)
         assert b != a and b.player_view() == a.player_view()
-        for e in (effort, shared):
-            ranked = [ranked_steps(p, e, seed=3, memory=Memory.of(p)) for p in (a, b)]
-            assert ranked[0] and ranked[0] == ranked[1]
-        reveals = [s for s in root_steps(a, Memory.of(a)) if _reveals(a, s)]
+        ranked = [ranked_steps(observe(p), effort, seed=3) for p in (a, b)]
+        assert ranked[0] and ranked[0] == ranked[1]
+        reveals = [s for s in root_steps(observe(a)) if turns_a_card_up(a, s)]
         for step in reveals[:1]:
-            values = [lookahead_value(p, step, effort, seed=4, memory=Memory.of(p))
-                      for p in (a, b)]
+            values = [lookahead_value(observe(p), step, effort, seed=4) for p in (a, b)]
             assert values[0] == values[1]
 
 
-def test_the_planning_player_can_leave_the_deal_to_the_visible_player() -> None:
-    """``BeamEffort.visible_deal``: when the plans would deal (or have no move), the visible
-    player's move comes first unless it would deal too, and the leader's plan is dropped; a
-    plan's move that does not deal is kept as it is."""
-    from reussite.engine import STOCK_RAW
-    from reussite.solver.honest_beam import BeamEffort, BeamPlayer
-    from reussite.solver.honest_visible import decide, visible_effort
+@pytest.mark.parametrize(("game", "number"), [("klondike-draw-3", 5), ("minerva", 3),
+                                              ("spider", 2), ("spider-2-suits", 1),
+                                              ("astrocyte", 3)])
+def test_what_differs_only_face_down_is_one_observation_and_one_choice(game: str,
+                                                                      number: int) -> None:
+    """Two games whose every view was the same, their unseen cards dealt differently: the
+    same observation (no position, no deal number, no unseen card in it), the same choice
+    from every player that plays the game, the same hint."""
+    from dataclasses import fields
 
-    pos = Position.deal(get_game("spider"), 4)
-    player = BeamPlayer(pos, BeamEffort(samples=2, plans=1, states=100_000, visible_deal=True),
-                        seed=1)
-    visible = decide(pos, visible_effort("spider"))
-    assert visible and visible[0] != STOCK_RAW  # a fresh deal: moves to make before dealing
-    player.leader = player.samples[0]
-    assert player.deal_last(pos, [STOCK_RAW]) == [visible[0], STOCK_RAW]
-    assert player.leader is None  # the plan that would deal is not followed on
-    assert player.deal_last(pos, []) == [visible[0]]
-    other = next(m for m in pos.raw_moves() if m not in (visible[0], STOCK_RAW))
-    assert player.deal_last(pos, [other, STOCK_RAW]) == [other, STOCK_RAW]
-    assert pos == Position.deal(get_game("spider"), 4) and not pos.history
+    from reussite.engine import HIDDEN
+    from reussite.solver.visible import VisibleEffort, VisiblePlayer
+
+    spider_type = game in ("spider", "spider-2-suits", "astrocyte")
+    pos = random_game(game, number, 8 if spider_type else 40, random.Random(number))
+    assert pos.raw_moves()
+    twin = unseen_swapped(pos)
+    assert twin != pos and twin.number == pos.number
+    twin.number += 1
+    obs = observe(pos)
+    assert observe(twin) == obs
+    assert [f.name for f in fields(obs)] == ["rules", "piles", "redeals_used", "history",
+                                             "known"]
+    assert [[c if c & UP else HIDDEN for c in p] for p in pos.piles] == \
+        [list(p) for p in obs.piles]
+    makers = [lambda: SamplingPlayer(Effort(samples=2, states_per_sample=100), 3)]
+    if spider_type:
+        makers += [lambda: VisiblePlayer(VisibleEffort(nodes=2_000)),
+                   lambda: PlanningPlayer(BeamEffort(samples=2, states=100_000), 3)]
+    for make in makers:
+        choices = [make().choose(observe(p)) for p in (pos, twin)]
+        assert choices[0] == choices[1] and (choices[0].steps or choices[0].line)
+    hints = [suggest_move(p, time_limit=None, samples=2, states_per_sample=100)
+             for p in (pos, twin)]
+    assert hints[0] is not None and hints[0] == hints[1]
+
+
+def test_without_the_c_core_the_table_names_the_sampling_player(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The visible and planning players need the C core: without it the table's own
+    fallback plays and hints (the sampling player), and the hint is that player's move."""
+    from reussite.solver import core
+    from reussite.solver.players import HINT, LOOKAHEAD, seat
+    from reussite.solver.sampling import sampling_move
+    from reussite.solver.visible import VisibleEffort
+
+    assert isinstance(seat("spider", "hint"), VisibleEffort)
+    assert isinstance(seat("spider-2-suits", "play"), BeamEffort)
+    monkeypatch.setattr(core, "available", lambda: False)
+    assert seat("spider", "hint") == HINT and seat("astrocyte", "hint") == HINT
+    assert {seat(g, "play") for g in ("spider", "astrocyte", "spider-2-suits")} == {Effort()}
+    assert seat("klondike", "play") == LOOKAHEAD and seat("minerva", "hint") == HINT
+    pos = Position.deal(get_game("spider"), 2)
+    budget = Effort(samples=2, states_per_sample=100, time_limit=None)
+    assert suggest_move(pos, time_limit=None, samples=2, states_per_sample=100) == \
+        sampling_move(observe(pos), budget)
+
+
+def test_the_table_puts_the_c_core_players_in_spider_type_games_only() -> None:
+    """The visible and planning players are for games whose stock deals a row onto the
+    tableau (never formed again, for the visible player)."""
+    from reussite.games import CATALOGUE
+    from reussite.rules import Redeal, StockAction
+    from reussite.solver.players import PLAYERS, player_name
+
+    for game, players in PLAYERS.items():
+        rules = CATALOGUE[game]
+        for chosen in (players.play, players.hint):
+            name = player_name(chosen.effort)
+            assert (name == "sampling") == (chosen.without_core is None), game
+            if name != "sampling":
+                assert rules.stock.action is StockAction.DEAL_TO_TABLEAU and rules.tableau
+            if name == "visible":
+                assert rules.stock.redeal is Redeal.NONE

@@ -11,19 +11,20 @@ over without limit: docs/solver.md, "Loss proofs of draw-three games").
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
-from helpers import without_the_card_set_search  # noqa: F401 (a fixture)
+from helpers import NO_CARD_SET
 
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.rules import GameRules
-from reussite.solver import (
-    core,
-)
+from reussite.solver import core
 
-pytestmark = pytest.mark.usefixtures("without_the_card_set_search")
+# The card-set search decides most Klondike deals first (test_solver_cardset.py): off here, so
+# that these tests reach the relaxation.
+solve_raw = functools.partial(core.solve_raw, settings=NO_CARD_SET)
 
 
 def draw_one(pos: Position) -> Position:
@@ -39,9 +40,9 @@ def test_a_deal_lost_by_the_draw_one_relaxation() -> None:
     search with the rule that a card from the stock is covered at once (which fit in the
     relaxation's tenth of the budget, 40,000 positions; without the rule it would not)."""
     pos = Position.deal(get_game("klondike-draw-3"), 67)
-    assert core.solve_raw(draw_one(pos), None, 100_000, False)[0] == "lost"
-    assert core.solve_raw(pos, None, 400_000, False, beam=False)[0] == "unknown"
-    status, line, states = core.solve_raw(pos, None, 400_000, False)
+    assert solve_raw(draw_one(pos), None, 100_000, False)[0] == "lost"
+    assert solve_raw(pos, None, 400_000, False, beam=False)[0] == "unknown"
+    status, line, states = solve_raw(pos, None, 400_000, False)
     assert status == "lost" and line == [] and states < 400_000
 
 
@@ -51,27 +52,27 @@ def test_the_relaxation_never_answers_lost_for_a_won_deal(number: int) -> None:
     these deals are not found lost (the relaxation's claim; deal 22's twin is not won
     within 400,000 positions either: the draw-one search is not always quick)."""
     pos = Position.deal(get_game("klondike-draw-3"), number)
-    status, line, _ = core.solve_raw(pos, None, 400_000, False)
+    status, line, _ = solve_raw(pos, None, 400_000, False)
     assert status == "won"
     replay = pos.copy()
     for raw in line:
         replay.push_raw(raw)
     assert replay.is_won()
-    assert core.solve_raw(draw_one(pos), None, 400_000, False)[0] != "lost"
+    assert solve_raw(draw_one(pos), None, 400_000, False)[0] != "lost"
 
 
 def test_the_relaxation_is_not_used_for_the_honest_players_searches() -> None:
     """With the best line asked for (the honest player's samples) the search is unchanged:
     deal 67 stays unknown on 100,000 positions."""
     pos = Position.deal(get_game("klondike-draw-3"), 67)
-    assert core.solve_raw(pos, None, 100_000, True)[0] == "unknown"
-    assert core.solve_raw(pos, None, 100_000, True, streamlined=True)[0] == "unknown"
+    assert solve_raw(pos, None, 100_000, True)[0] == "unknown"
+    assert solve_raw(pos, None, 100_000, True, streamlined=True)[0] == "unknown"
 
 
 def exhaust(pos: Position, cover: bool, bound: bool, max_states: int,
             home: bool = False) -> tuple[str, int]:
     """One exact search round of the C core alone: (status, positions)."""
-    return core.exhaust_raw(pos, max_states, cover=cover, bound=bound, home=home)
+    return core.testing_exhaust(pos, max_states, cover=cover, bound=bound, home=home)
 
 
 @pytest.mark.slow
@@ -85,8 +86,8 @@ def test_the_order_bound_at_every_position_proves_deal_180_lost() -> None:
     assert exhaust(one, cover=True, bound=False, max_states=1_000_000)[0] == "unknown"
     status, states = exhaust(one, cover=True, bound=True, max_states=1_000_000)
     assert status == "lost" and states < 10_000
-    assert core.solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
-    status, line, states = core.solve_raw(pos, None, 200_000, False)
+    assert solve_raw(pos, None, 200_000, False, beam=False)[0] == "unknown"
+    status, line, states = solve_raw(pos, None, 200_000, False)
     assert status == "lost" and line == [] and states < 200_000
 
 
@@ -142,37 +143,9 @@ def test_the_home_at_once_rule_proves_deal_134_lost_sooner() -> None:
     assert cover_only[0] == "lost" and cover_only[1] > 150_000
     status, states = exhaust(one, cover=True, bound=False, max_states=1_000_000, home=True)
     assert status == "lost" and states < 40_000
-    assert core.solve_raw(pos, None, 1_000_000, False, beam=False)[0] == "unknown"
-    status, line, states = core.solve_raw(pos, None, 1_000_000, False)
+    assert solve_raw(pos, None, 1_000_000, False, beam=False)[0] == "unknown"
+    status, line, states = solve_raw(pos, None, 1_000_000, False)
     assert status == "lost" and line == [] and states < 1_000_000
-
-
-@pytest.mark.slow
-def test_the_relaxation_goes_on_while_it_makes_progress() -> None:
-    """Klondike draw 3, deal 1247 (not a judged deal): its draw-one twin is lost in some 540,000
-    positions with both rules, more than the relaxation's tenth of a 2-million budget (200,000,
-    the part with the order bound first). By default (the extension off, RELAX_EXT_END 0) the
-    relaxation stops at its tenth and the exact draw-three search does not prove the deal lost
-    on what is left: unknown. With the extension switched on (``_core.tune_relax``: up to 95 %
-    of the budget while the depth-first progress estimate is at least 3e-4; the twin's is above
-    5e-4 from its start) the relaxation's search goes on and the solver answers lost, in the
-    relaxation."""
-    pos = Position.deal(get_game("klondike-draw-3"), 1247)
-    assert exhaust(draw_one(pos), cover=True, bound=False, max_states=1_000_000, home=True)[0] \
-        == "lost"
-    assert core._core is not None
-    try:
-        # measured before the idle splits and descents, with which the exact search proves
-        # 1247 lost on its own (374,273 positions): they are off here
-        core._core.tune(useless=0)
-        status, line, states = core.solve_raw(pos, None, 2_000_000, False)
-        assert status == "unknown" and core.last_phase() == "exact"
-        core._core.tune_relax(end=0.95)
-        status, line, states = core.solve_raw(pos, None, 2_000_000, False)
-        assert status == "lost" and line == [] and core.last_phase() == "relaxation"
-    finally:
-        core._core.tune_relax()
-        core._core.tune()
 
 
 @pytest.mark.slow

@@ -151,7 +151,7 @@ def test_the_in_place_wide_beam_meets_the_positions_of_the_plain_one(
         deal: int, width: int, cap: int, w_inv: int) -> None:
     pos = Position.deal(get_game("leap-year"), deal)
     expected = reference_wide_beam(pos, width, cap, w_inv, 50)
-    status, line, states = core.wide_beam(pos, None, width=width, cap=cap, w_inv=w_inv)
+    status, line, states, _ = core.testing_wide_beam(pos, width=width, cap=cap, w_inv=w_inv)
     assert (status, states) == expected
     if status == "won":
         assert_raw_line_wins(pos, line)
@@ -165,7 +165,7 @@ def test_a_small_wide_beam_win_replays_and_matches_the_plain_one() -> None:
     for deal in (1002, 1021, 1023, 16, 3):
         pos = Position.deal(game, deal)
         for width, cap in ((120, 200), (300, 300)):
-            status, line, states = core.wide_beam(pos, None, width=width, cap=cap)
+            status, line, states, _ = core.testing_wide_beam(pos, width=width, cap=cap)
             if status == "won":
                 assert reference_wide_beam(pos, width, cap, 3, 50) == (status, states)
                 assert_raw_line_wins(pos, line)

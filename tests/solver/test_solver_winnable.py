@@ -10,9 +10,9 @@ from reussite.solver.search import solve
 from reussite.winnable import winnable_numbers
 
 SHIPPED = [g for g in CATALOGUE if winnable_numbers(g)]
-# Positions a listed deal was won within. Leap Year's deals 761-1260 (session 13) were won at
-# 10 s of CPU a deal, by the wide beam on 75 % of the budget; each was then solved again on
-# 10 million positions and kept only when won so (113 of 115).
+# Positions a listed deal was won within. Leap Year's listed deals of 761-1260 were won at 10 s
+# of CPU a deal, by the wide beam on 75 % of the budget; each is listed only when it is won on
+# 10 million positions too.
 BUDGET = {"leap-year": 10_000_000}
 
 

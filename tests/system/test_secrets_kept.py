@@ -27,7 +27,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from reussite.cards import RANKS, SUITS, UP, card_code, card_name
+from reussite.cards import RANKS, SUITS, UP, card_code, rank_of, suit_of
 from reussite.engine import Move, Position
 from reussite.games import CATALOGUE, get_game
 from reussite.solver.hints import suggest_move
@@ -49,6 +49,16 @@ def secret_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
         app = create_app(f"sqlite:///{path}")
     yield app
     app.state.store.dispose()
+
+
+RANK_WORDS = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king")
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def card_name(value: int) -> str:
+    """A card in English words ("seven of hearts"), as a leak in a sentence would name it."""
+    return f"{RANK_WORDS[rank_of(value)]} of {SUIT_WORDS[suit_of(value)]}"
 
 
 def face_up_counts(pos: Position) -> tuple[dict[str, int], dict[str, int]]:
@@ -126,7 +136,7 @@ def with_hidden_shuffled(pos: Position, rng: random.Random) -> Position:
     known to the player and stays where it is: the game's every view, from the deal on, is
     the same for both.)
     """
-    from reussite.solver.honest import UNKNOWN, Memory
+    from reussite.observation import UNKNOWN, Memory
 
     known = Memory.of(pos).known
     other = pos.copy()

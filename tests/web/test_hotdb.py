@@ -21,6 +21,7 @@ from reussite.web.hotdb import (
     _PARAM_TYPES,
     PG_MOVE,
     PostgresGames,
+    SqliteGames,
     Statement,
     _param,
     run_on_loop,
@@ -132,6 +133,39 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
     assert won is not None and won.won_at is not None and won.won_used_hint is True
     assert won.won_used_undo is True and won.won_moves == 4
     assert store.get_game(gid, "player-1") == won == on_loop(db, db.get_game, gid, "player-1")
+
+
+def test_the_sqlite_driver_reads_and_writes_what_the_store_does(sqlite_url: str) -> None:
+    """The event loop's SQLite connection runs the store's statements, compiled for sqlite3:
+    the same rows read, the same changes written, a stale version refused."""
+    store = Store(sqlite_url)
+    store.migrate()
+    db = SqliteGames(sqlite_url)
+    gid = secrets.token_urlsafe(12)
+    created = db.create_game(gid, "player-1", "spider", 2**64 - 1, "playing")
+    assert store.get_game(gid, "player-1") == created == db.get_game(gid, "player-1")
+    assert db.get_game(gid, "player-2") is None
+    row = created
+    for k, text in enumerate(["stock", "t1 t2 1", "w f1 1"]):
+        after = db.commit(row, change(row, cursor=k + 1, length=k + 1, append=text))
+        assert after is not None and store.get_game(gid, "player-1") == after
+        row = after
+    assert db.commit(created, change(created, cursor=1, length=1, append="stock")) is None
+    assert db.line(gid, 3) == store.line(gid, 3) == ["stock", "t1 t2 1", "w f1 1"]
+    # Two undos, then a move that cuts the line.
+    row = db.commit(row, change(row, cursor=2, length=3, undo=True))
+    assert row is not None
+    row = db.commit(row, change(row, cursor=1, length=3, undo=True))
+    assert row is not None and row.used_undo
+    row = db.commit(row, change(row, cursor=2, length=2, append="t7 t8 1"))
+    assert row is not None and store.line(gid, 10) == ["stock", "t7 t8 1"]
+    db.mark_hint(row)
+    row = store.get_game(gid, "player-1")
+    assert row is not None and row.used_hint and db.get_game(gid, "player-1") == row
+    won = db.commit(row, change(row, cursor=3, length=3, append="w f2 1", won=True))
+    assert won is not None and won.won_used_hint is True and won.won_moves == 3
+    assert store.get_game(gid, "player-1") == won == db.get_game(gid, "player-1")
+    store.dispose()
 
 
 def terminate(store: Store, pid: int) -> None:

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from reussite.games import CATALOGUE
-from reussite.web.i18n import parse_accept_language
+from reussite.web.i18n import lang_of, parse_accept_language
 
 WEB = resources.files("reussite.web")
 
@@ -94,6 +94,19 @@ def test_pages_in_french_and_russian_show_no_english_text(sqlite_client: TestCli
                 f"{path} in {lang} shows the English {fragment!r}"
     hint = c.get(f"/api/games/{view['id']}/hint", headers={"accept-language": lang}).json()
     assert not hint["text"].startswith(("Move", "Click"))
+
+
+def test_the_language_of_a_request_query_then_cookie_then_accept_language() -> None:
+    accept = (b"accept-language", b"ru, fr;q=0.5")
+    assert lang_of([]) == "en"
+    assert lang_of([accept]) == "ru"
+    assert lang_of([(b"cookie", b"a=1; reussite_lang=fr"), accept]) == "fr"
+    assert lang_of([(b"cookie", b"reussite_lang=fr"), accept], query="en") == "en"
+    assert lang_of([(b"cookie", b"reussite_lang=de"), accept], query="xx") == "ru"
+    # Read as browsers write cookies: a malformed neighbour does not hide the language.
+    assert lang_of([(b"cookie", b'x="; reussite_lang=fr')]) == "fr"
+    # The first header of each name counts.
+    assert lang_of([accept, (b"accept-language", b"fr")]) == "ru"
 
 
 def test_accept_language_is_read_with_its_weights() -> None:

@@ -13,37 +13,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from reussite.engine import Position, RawMove
 from reussite.games import get_game
-
-if TYPE_CHECKING:
-    from reussite.solver.honest import Effort
-    from reussite.solver.honest_beam import BeamEffort
+from reussite.solver.planning import BeamEffort, PlanningPlayer
+from reussite.solver.player import Game, Player, play_game
+from reussite.solver.players import PlayerEffort, player_name, seat
+from reussite.solver.sampling import OUTCOMES, PER_OUTCOME, Effort, SamplingPlayer
+from reussite.solver.search import budget_clock, solve
+from reussite.solver.visible import VisibleEffort, VisiblePlayer
 
 PLAYERS = ("full", "honest")
-METHODS = ("auto", "sample", "beam", "visible", "rollout")
-"""How the honest player thinks: ``sample`` judges each step on samples (:mod:`.honest`),
-``beam`` plans a win on each sample with the beam and follows the plans' votes
-(:mod:`.honest_beam`), ``visible`` searches the visible moves up to the next card turned up
-(:mod:`.honest_visible`), ``rollout`` is the visible player that judges its best candidates
-on samples (:mod:`.honest_rollout`); ``auto`` is ``rollout`` in the games of
-:data:`ROLLOUT_GAMES`, ``visible`` in those of :data:`VISIBLE_GAMES`, ``beam`` in the other
-games it is for (Spider-type: the stock deals onto the tableau), else ``sample``."""
-
-ROLLOUT_GAMES: frozenset[str] = frozenset()
-"""The games where ``auto`` is ``rollout``: where it wins more than ``visible`` and ``beam``
-(docs/solver.md)."""
-
-VISIBLE_GAMES = frozenset({"spider", "astrocyte"})
-"""The games where ``auto`` is ``visible``: where it wins as often as ``beam`` at a tenth of
-the cost or better (docs/solver.md; Astrocyte since its cell and King terms and the last
-resort: 6 of deals 1-20 against the planning player's 3, at a twentieth of the CPU)."""
-
-VISIBLE_HINT_GAMES = frozenset({"spider", "astrocyte"})
-"""The games whose hints come from the ``visible`` player: fast enough (0.3 s at most), where
-the sampling player of the hints won nothing (docs/solver.md)."""
 
 
 @dataclass
@@ -58,98 +38,55 @@ class DealOutcome:
     cpu_seconds: float = 0.0
     """CPU seconds of the process for this deal (the whole game, for the honest player)."""
     ending: str = ""
-    """The honest player's: why the game ended (:class:`.honest.HonestGame`)."""
+    """The honest player's: why the game ended (:class:`.player.Game`)."""
 
 
-def honest_method(game_id: str, method: str) -> str:
-    """The honest player that ``method`` (see :data:`METHODS`) stands for in this game:
-    ``sample``, ``beam``, ``visible`` or ``rollout``."""
-    from reussite.games import CATALOGUE
-    from reussite.solver.honest_beam import plays_with_beam
-    from reussite.solver.honest_visible import plays_visible
-
-    if method != "auto":
-        return method
-    if game_id not in CATALOGUE:
-        return "sample"
-    rules = CATALOGUE[game_id]
-    if game_id in ROLLOUT_GAMES and plays_visible(rules):
-        return "rollout"
-    if game_id in VISIBLE_GAMES and plays_visible(rules):
-        return "visible"
-    return "beam" if plays_with_beam(rules) else "sample"
-
-
-def uses_beam(game_id: str, method: str) -> bool:
-    """The honest player of ``method`` (see :data:`METHODS`) is the planning one here."""
-    return honest_method(game_id, method) == "beam"
+def honest_effort(game_id: str, time_limit: float | None, states: int | None,
+                  samples: int | None = None) -> PlayerEffort:
+    """The effort of the game's honest player (:func:`.players.seat`) for a run: ``states``
+    positions for each search (of a sample, of a plan, or of the visible player; the same play
+    on any machine), else ``time_limit`` seconds for each move (the sampling player) or each
+    plan's search (the planning player, CPU seconds with ``--clock cpu``; the visible player
+    has no time limit); ``samples`` samples (not the visible player's)."""
+    effort = seat(game_id, "play")
+    if isinstance(effort, VisibleEffort):
+        return effort if states is None else replace(effort, nodes=states)
+    if isinstance(effort, BeamEffort):
+        effort = replace(effort, cpu=budget_clock() == "cpu")
+        effort = replace(effort, states=states) if states is not None else replace(
+            effort, states=None, time_limit=time_limit)
+        return effort if samples is None else replace(effort, samples=samples)
+    if states is None:
+        effort = replace(effort, states_per_sample=None, time_limit=time_limit)
+    else:
+        effort = replace(effort, states_per_sample=states)
+    return effort if samples is None else replace(effort, samples=samples)
 
 
-EffortOptions = tuple[tuple[str, float], ...]
-"""Other fields of the honest player's :class:`.honest.Effort`, by name (``close``,
-``more_samples``...), as given on the command line (``--effort close=0.05``)."""
-
-LOOKAHEAD: EffortOptions = (("lookahead", 3.0), ("outcomes", 4.0), ("per_outcome", 2.0))
-"""The chance-node lookahead one decision deep (:func:`.honest.lookahead_value`)."""
-
-GAME_EFFORT: dict[str, EffortOptions] = {
-    "klondike-draw-3": LOOKAHEAD,
-    "klondike": LOOKAHEAD,
-    "athena": LOOKAHEAD,
-}
-"""The sampling player's options by game, under those given on the command line: the
-lookahead where it was measured to win more (Klondike draw 3: 87 of 220 deals against 61;
-Klondike 12 of 20 against 7; Athena 11 of 20 against 10; docs/solver.md). Hints keep the
-plain :class:`.honest.Effort` (the lookahead costs about three times the CPU a move)."""
-
-
-def game_options(game_id: str, options: EffortOptions = ()) -> EffortOptions:
-    """The options a run of ``game_id`` plays with: the game's defaults
-    (:data:`GAME_EFFORT`), then ``options`` (the command line's), a later one of a name
-    replacing an earlier one."""
-    merged = dict(GAME_EFFORT.get(game_id, ()))
-    merged.update(options)
-    return tuple(merged.items())
+def play_honest(pos: Position, effort: PlayerEffort, seed: int) -> Game:
+    """Play ``pos`` to the end as the player of ``effort`` (seeded with ``seed``; the visible
+    player draws nothing). The referee's limits: 2,000 turns, 120 without progress, for the
+    sampling player; the Spider-type games' players get 5,000 and 300 (their games are
+    longer, and a turn of the visible player is a move)."""
+    player: Player
+    if isinstance(effort, VisibleEffort):
+        player = VisiblePlayer(effort)
+    elif isinstance(effort, BeamEffort):
+        player = PlanningPlayer(effort, seed)
+    else:
+        player = SamplingPlayer(effort, seed)
+        return play_game(pos, player, max_moves=2_000, patience=120)
+    return play_game(pos, player, max_moves=5_000, patience=300)
 
 
 def decide(game_id: str, number: int, time_limit: float | None, player: str = "full",
-           states: int | None = None, samples: int | None = None,
-           options: EffortOptions = (), method: str = "auto") -> DealOutcome:
-    """Solve one deal (``full``) or play it as the honest player does (``honest``).
-
-    ``full``: ``time_limit`` seconds and/or ``states`` positions for the deal. ``honest``
-    (``method`` ``sample``): ``states`` positions for each search of a sample
-    (:class:`.honest.Effort`), else ``time_limit`` seconds for each move; ``samples`` samples
-    per move; ``options`` other fields of the effort. ``honest`` (``method`` ``beam``):
-    ``states`` positions, else ``time_limit`` seconds, for the search of each sample's plan
-    (:class:`.honest_beam.BeamEffort`). ``honest`` (``method`` ``visible``): ``states``
-    positions for each search (:class:`.honest_visible.VisibleEffort`; no time limit).
-    ``honest`` (``method`` ``rollout``): ``states`` positions for each search of a decision,
-    ``samples`` samples (:class:`.honest_rollout.RolloutEffort`; no time limit).
-    """
-    from reussite.solver.honest import play_honest_game
-    from reussite.solver.search import solve
-
+           states: int | None = None, samples: int | None = None) -> DealOutcome:
+    """Solve one deal (``full``: ``time_limit`` seconds and/or ``states`` positions for the
+    deal) or play it as the game's honest player does (``honest``, :func:`honest_effort`)."""
     pos = Position.deal(get_game(game_id), number)
     cpu = time.process_time()
     if player == "honest":
-        chosen = honest_method(game_id, method)
-        if chosen == "visible":
-            from reussite.solver.honest_visible import play_visible_game, visible_effort
-
-            played = play_visible_game(pos, visible_effort(game_id, states))
-        elif chosen == "rollout":
-            from reussite.solver.honest_rollout import play_rollout_game, rollout_effort
-
-            played = play_rollout_game(pos, rollout_effort(states, samples))
-        elif chosen == "beam":
-            from reussite.solver.honest_beam import play_beam_game
-
-            played = play_beam_game(pos, beam_effort(time_limit, states, samples), seed=number)
-        else:
-            effort = honest_effort(time_limit, states, samples,
-                                   game_options(game_id, options))
-            played = play_honest_game(pos, effort, seed=number)
+        played = play_honest(pos, honest_effort(game_id, time_limit, states, samples), number)
         return DealOutcome(number, played.status, played.states, played.seconds,
                            played.moves, time.process_time() - cpu, played.ending)
     result = solve(pos, time_limit=time_limit, max_states=states)
@@ -157,22 +94,6 @@ def decide(game_id: str, number: int, time_limit: float | None, player: str = "f
         check_win(pos, result.raw_line)
     return DealOutcome(number, result.status, result.states, result.seconds, len(result.moves),
                        time.process_time() - cpu)
-
-
-def beam_effort(time_limit: float | None, states: int | None,
-                samples: int | None = None) -> BeamEffort:
-    """The planning player's effort for a run: ``states`` positions for each plan's search
-    (the same play on any machine), else ``time_limit`` seconds (CPU seconds with ``--clock
-    cpu``)."""
-    from reussite.solver.honest_beam import BeamEffort
-    from reussite.solver.search import budget_clock
-
-    effort = BeamEffort(cpu=budget_clock() == "cpu")
-    if states is not None:
-        effort = replace(effort, states=states)
-    else:
-        effort = replace(effort, states=None, time_limit=time_limit)
-    return effort if samples is None else replace(effort, samples=samples)
 
 
 def check_win(pos: Position, line: list[RawMove]) -> None:
@@ -186,54 +107,7 @@ def check_win(pos: Position, line: list[RawMove]) -> None:
                            "does not win when replayed")
 
 
-def honest_effort(time_limit: float | None, states: int | None,
-                  samples: int | None = None, options: EffortOptions = ()) -> Effort:
-    """The honest player's effort for a run: by positions when ``states`` is given (the same
-    play on any machine), else by seconds per move; ``options`` set other fields."""
-    from reussite.solver.honest import Effort
-
-    effort = Effort() if states is None else Effort(states_per_sample=states)
-    if states is None:
-        effort = replace(effort, states_per_sample=None, time_limit=time_limit)
-    if samples is not None:
-        effort = replace(effort, samples=samples)
-    return effort_with(effort, options)
-
-
-def effort_with(effort: Effort, options: EffortOptions) -> Effort:
-    """``effort`` with the named fields set (each converted to the field's type)."""
-    for name, value in options:
-        kind = type(getattr(effort, name))
-        effort = replace(effort, **{name: kind(value)})
-    return effort
-
-
-def parse_effort(texts: Iterable[str]) -> EffortOptions:
-    """``["close=0.05", "more_samples=48"]`` as options of :class:`.honest.Effort` (only
-    its number and yes/no fields; ``ValueError`` otherwise)."""
-    from reussite.solver.honest import Effort
-
-    base = Effort()
-    out: list[tuple[str, float]] = []
-    for text in texts:
-        name, sep, value = text.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or name not in base.__dataclass_fields__ \
-                or name in ("samples", "states_per_sample", "time_limit"):
-            raise ValueError(f"--effort takes NAME=VALUE, NAME a field of Effort other than "
-                             f"samples, states_per_sample and time_limit: {text!r}")
-        field_value = getattr(base, name)
-        if isinstance(field_value, bool):
-            if value.strip().lower() not in ("0", "1", "true", "false", "yes", "no"):
-                raise ValueError(f"--effort {name} is yes or no: {value!r}")
-            out.append((name, float(value.strip().lower() in ("1", "true", "yes"))))
-        else:
-            out.append((name, float(value)))
-    return tuple(out)
-
-
-Task = tuple[str, int, float | None, str, int | None, int | None, EffortOptions,
-             str]
+Task = tuple[str, int, float | None, str, int | None, int | None]
 
 
 def _decide_args(args: Task) -> DealOutcome:
@@ -242,11 +116,9 @@ def _decide_args(args: Task) -> DealOutcome:
 
 def decide_many(game_id: str, numbers: Iterable[int], time_limit: float | None, jobs: int = 1,
                 player: str = "full", states: int | None = None,
-                samples: int | None = None, options: EffortOptions = (),
-                method: str = "auto") -> Iterator[DealOutcome]:
+                samples: int | None = None) -> Iterator[DealOutcome]:
     """Decide each deal, yielding outcomes as they come (in order when ``jobs`` is 1)."""
-    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples, options, method)
-                         for n in numbers]
+    tasks: list[Task] = [(game_id, n, time_limit, player, states, samples) for n in numbers]
     if jobs <= 1:
         for t in tasks:
             yield _decide_args(t)
@@ -276,42 +148,24 @@ class Tally:
     states: int | None = None
     samples: int | None = None
     outcomes: list[DealOutcome] = field(default_factory=list)
-    options: EffortOptions = ()
-    method: str = "auto"
 
     def budget(self) -> str:
         """The run's budget in words: "10 s", "5,000 positions per search, 16 samples"."""
-        honest = self.player == "honest"
-        if honest and honest_method(self.game, self.method) == "visible":
-            from reussite.solver.honest_visible import visible_effort
-
-            nodes = visible_effort(self.game, self.states).nodes
-            return f"visible search, {nodes:,} positions per search"
-        if honest and honest_method(self.game, self.method) == "rollout":
-            from reussite.solver.honest_rollout import rollout_effort
-
-            r = rollout_effort(self.states, self.samples)
-            return (f"visible search, {r.nodes:,} positions per search, {r.candidates} "
-                    f"candidates judged on {r.samples} samples, {r.rollout_nodes:,} "
-                    "positions per judging search")
-        if honest and uses_beam(self.game, self.method):
-            from reussite.solver.honest_beam import BeamEffort
-
-            per = (f"{self.states:,} positions" if self.states is not None
-                   else f"{self.time_limit:g} s")
-            return (f"planning (beam), {per} per plan, "
-                    f"{self.samples or BeamEffort().samples} samples")
-        if self.states is not None:
-            text = f"{self.states:,} positions" + (" per search" if honest else " per deal")
-        else:
-            text = f"{self.time_limit:g} s" + (" per move" if honest else " per deal")
-        if honest:
-            from reussite.solver.honest import Effort
-
-            text += f", {self.samples or Effort().samples} samples per move"
-            text += "".join(f", {name}={value:g}"
-                            for name, value in game_options(self.game, self.options))
-        return text
+        if self.player != "honest":
+            if self.states is not None:
+                return f"{self.states:,} positions per deal"
+            return f"{self.time_limit:g} s per deal"
+        effort = honest_effort(self.game, self.time_limit, self.states, self.samples)
+        if isinstance(effort, VisibleEffort):
+            return f"visible search, {effort.nodes:,} positions per search"
+        if isinstance(effort, BeamEffort):
+            per = (f"{effort.states:,} positions" if effort.states is not None
+                   else f"{effort.time_limit:g} s")
+            return f"planning (beam), {per} per plan, {effort.samples} samples"
+        text = (f"{effort.states_per_sample:,} positions per search"
+                if effort.states_per_sample is not None else f"{effort.time_limit:g} s per move")
+        text += f", {effort.samples} samples per move"
+        return text + "".join(f", {name}={value}" for name, value in _lookahead(effort).items())
 
     def add(self, o: DealOutcome) -> None:
         self.outcomes.append(o)
@@ -332,11 +186,10 @@ class Tally:
         return {
             "game": self.game, "player": self.player, "time_limit": self.time_limit,
             "states_limit": self.states, "samples": self.samples,
-            "effort": dict(game_options(self.game, self.options))
-            if self.player == "honest" and honest_method(self.game, self.method) == "sample"
-            else dict(self.options),
-            "method": honest_method(self.game, self.method)
-            if self.player == "honest" else None,
+            "effort": _lookahead(honest_effort(self.game, self.time_limit, self.states,
+                                               self.samples))
+            if self.player == "honest" else {},
+            "method": player_name(seat(self.game, "play")) if self.player == "honest" else None,
             "deals": n, "won": won, "lost": lost, "unknown": unknown,
             "win_rate": won / n if n else 0.0,
             "interval_95": [low, high],
@@ -351,6 +204,13 @@ class Tally:
             "won_numbers": [o.number for o in self.outcomes if o.status == "won"],
             "endings": dict(Counter(o.ending for o in self.outcomes if o.ending)),
         }
+
+
+def _lookahead(effort: PlayerEffort) -> dict[str, int]:
+    """The sampling player's lookahead settings, when it looks ahead (else none)."""
+    if not isinstance(effort, Effort) or not effort.lookahead:
+        return {}
+    return {"lookahead": effort.lookahead, "outcomes": OUTCOMES, "per_outcome": PER_OUTCOME}
 
 
 def parse_range(text: str) -> range:

@@ -1,84 +1,61 @@
 """Hints for a player, computed only from what the player sees (and has seen).
 
-A hint is the honest player's move (:mod:`reussite.solver.honest`): it samples the hidden
-cards from the player view and from the cards the player has seen go by, with a fixed seed,
-and judges each move on every sample on a small budget. When the samples tell the moves
-apart by nothing, the move that looks best from visible information is suggested: the legal
-moves of a position never depend on the identity of a face-down card, and the scoring below
-reads only face-up cards and pile sizes. Either way a hint never reveals a hidden card.
+A hint is the move of the game's hint player (:mod:`.players`): the visible player's in
+Spider 4 suits and Astrocyte, else the sampling player's, which samples the hidden cards from
+the observation (the cards the player sees and remembers) with a fixed seed and judges each
+move on every sample on a small budget. When the samples tell the moves apart by nothing, the
+move that looks best from visible information is suggested. Either way a hint is computed from
+an :class:`.observation.Observation`, which holds no hidden card.
 """
 
 from __future__ import annotations
 
-from reussite.cards import UP
-from reussite.engine import STOCK_CLICK, Position, RawMove
+from dataclasses import replace
+
+from reussite.engine import Position, RawMove
+from reussite.observation import Memory, Observation, observe
+from reussite.solver.player import visible_score
+from reussite.solver.players import HINT, seat
+from reussite.solver.sampling import Effort, sampling_move
+from reussite.solver.visible import VisibleEffort, visible_move
 
 
-def visible_score(pos: Position, raw: RawMove) -> float:
-    src, dst, n = raw
-    if src == STOCK_CLICK:
-        return 0.5
-    kinds = pos.layout.kinds
-    s, d = pos.piles[src], pos.piles[dst]
-    score = 1.0
-    if kinds[dst] == "foundation":
-        score += 10 if kinds[src] != "foundation" else -5
-    if kinds[src] == "foundation":
-        score -= 3
-    if kinds[dst] == "cell":
-        score -= 2
-    if kinds[src] == "cell" and kinds[dst] != "cell":
-        score += 2
-    if kinds[src] == "cell" and kinds[dst] == "cell":
-        score -= 10
-    rest = len(s) - n
-    if rest > 0 and not s[rest - 1] & UP:
-        score += 5  # uncovers a face-down card
-    if rest == 0 and kinds[src] == "tableau":
-        score += 3 if d else -8  # empties a pile; moving a whole pile to a space is idle
-    if d and (d[-1] & 3) == (s[-n] & 3):
-        score += 2  # builds in suit
-    return score
+def _observed(seen: Observation | Position) -> Observation:
+    """What the player sees: ``seen`` itself, or the observation of a position (nothing else
+    of the position is read)."""
+    return seen if isinstance(seen, Observation) else observe(seen)
 
 
-def quick_move(pos: Position) -> RawMove | None:
-    """The move that looks best from visible information alone (fast), or None."""
-    moves = pos.raw_moves()
+def quick_move(seen: Observation | Position) -> RawMove | None:
+    """The move that looks best from visible information alone (fast), or None. It reads
+    face-up cards and pile sizes only, so a position's memory is not rebuilt for it (the
+    hint pool's answer when its CPU budget is spent)."""
+    obs = seen if isinstance(seen, Observation) else observe(seen, Memory(seen))
+    stand = obs.stand_in()
+    moves = stand.raw_moves()
     if not moves:
         return None
-    return max(moves, key=lambda m: visible_score(pos, m))
+    return max(moves, key=lambda m: visible_score(stand, m))
 
 
-def visible_hints(pos: Position) -> bool:
-    """Hints in this game come from the player that searches the visible moves
-    (:mod:`.honest_visible`): Spider 4 suits and Astrocyte."""
-    from reussite.solver.batch import VISIBLE_HINT_GAMES
-    from reussite.solver.honest_visible import plays_visible
-
-    return pos.rules.id in VISIBLE_HINT_GAMES and plays_visible(pos.rules)
-
-
-def suggest_move(pos: Position, *, time_limit: float | None = 0.6, samples: int = 12,
-                 states_per_sample: int | None = 2_000, seed: int = 0) -> RawMove | None:
+def suggest_move(seen: Observation | Position, *, time_limit: float | None = HINT.time_limit,
+                 samples: int = HINT.samples,
+                 states_per_sample: int | None = HINT.states_per_sample,
+                 seed: int = 0) -> RawMove | None:
     """A hint from what the player sees (and has seen), or None when no move is legal.
 
-    ``time_limit`` bounds the whole hint (seconds, None: no limit); ``states_per_sample``
-    bounds each search in positions, which makes the hint reproducible for a given seed. The
-    cards the player has seen are those of ``pos``'s moves from the deal
-    (:class:`reussite.solver.honest.Memory`). In Spider 4 suits and Astrocyte the hint is the
-    visible search's move instead (:func:`visible_hints`; its budget is ``HINT_NODES``
-    positions a search, well under ``time_limit``, and it uses no sampling at all).
+    For the sampling player, ``time_limit`` bounds the whole hint (seconds, None: no limit);
+    ``states_per_sample`` bounds each search in positions, which makes the hint reproducible
+    for a given seed. The visible player's budget is the table's (:data:`.players.HINT_NODES`
+    positions a search, well under ``time_limit``; it uses no sampling at all). A time limit
+    of 0 or less: the quick hint (:func:`quick_move`).
     """
-    from reussite.solver.honest import Effort, honest_move
-
     if time_limit is not None and time_limit <= 0:
-        return quick_move(pos)
-    if visible_hints(pos):
-        from dataclasses import replace
-
-        from reussite.solver.honest_visible import HINT_NODES, visible_effort, visible_move
-
-        # no deeper search before a deal: it would take hints past 0.3 s (docs/solver.md)
-        return visible_move(pos, replace(visible_effort(pos.rules.id, HINT_NODES), deep=0))
-    return honest_move(pos, Effort(samples=samples, states_per_sample=states_per_sample,
-                                   time_limit=time_limit, per_move=True), seed=seed)
+        return quick_move(seen)
+    obs = _observed(seen)
+    effort = seat(obs.rules.id, "hint")
+    if isinstance(effort, VisibleEffort):
+        return visible_move(obs, effort)
+    assert isinstance(effort, Effort), "hints come from the visible or the sampling player"
+    return sampling_move(obs, replace(effort, samples=samples, time_limit=time_limit,
+                                      states_per_sample=states_per_sample), seed=seed)

@@ -13,9 +13,21 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
-from reussite.engine import Move
-from reussite.games import CATALOGUE, UnknownGameError
-from reussite.web.i18n import choose_lang, move_sentence, translate
+from reussite.games import CATALOGUE
+from reussite.web.actions import (
+    ACTIONS,
+    HINT,
+    MOVE,
+    NEW_GAME,
+    PREFIX,
+    REDO,
+    RESTART,
+    UNDO,
+    VIEW,
+    Action,
+    hint_from_elsewhere,
+    hint_json,
+)
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -26,12 +38,10 @@ from reussite.web.models import (
     Health,
     Hint,
     NewGame,
-    PileMove,
     PlayMove,
-    StockMove,
     VersionOnly,
 )
-from reussite.web.play import Outcome, Refused, Tables
+from reussite.web.play import Tables
 from reussite.web.stats import player_stats
 from reussite.web.views import dumps, view_json
 from reussite.winnable import winnable_numbers
@@ -46,7 +56,7 @@ async def json_only(request: Request) -> None:
                                      " application/json")
 
 
-router = APIRouter(prefix="/api", tags=["api"], dependencies=[Depends(json_only)])
+router = APIRouter(prefix=PREFIX, tags=["api"], dependencies=[Depends(json_only)])
 
 Responses = dict[int | str, dict[str, Any]]
 NOT_FOUND: Responses = {404: {"model": Error, "description": "No such game for this player"}}
@@ -72,26 +82,21 @@ def player(request: Request) -> str:
     return p
 
 
-def lang_of(request: Request) -> str:
-    """The player's language, for the sentences of answers (hints, refusals)."""
-    return choose_lang(None, request.cookies.get("reussite_lang"),
-                       request.headers.get("accept-language"))
-
-
-def json_response(data: Any, status: int = 200) -> Response:
-    return Response(dumps(data), status_code=status, media_type="application/json",
+def json_answer(body: bytes, status: int = 200) -> Response:
+    """A JSON answer, never cached (the hot path's answers carry the same headers)."""
+    return Response(body, status_code=status, media_type="application/json",
                     headers={"cache-control": "no-store"})
 
 
-def answer(outcome: Outcome, status: int = 200) -> Response:
-    return Response(view_json(outcome), status_code=status, media_type="application/json",
-                    headers={"cache-control": "no-store"})
+def json_response(data: Any) -> Response:
+    return json_answer(dumps(data))
 
 
-def move_of(model: PileMove | StockMove) -> Move:
-    if isinstance(model, StockMove):
-        return Move("stock")
-    return Move("move", model.from_, model.to, model.count)
+def perform(request: Request, action: Action, game_id: str = "", body: Any = None) -> Response:
+    """``action`` for the caller, answered with the game's view (its failures by the
+    application's exception handlers: :mod:`reussite.web.errors`)."""
+    outcome = action.run(tables(request), player(request), game_id, body)
+    return json_answer(view_json(outcome), action.status)
 
 
 @router.get("/catalogue", response_model=list[CatalogueEntry])
@@ -104,15 +109,10 @@ async def catalogue() -> Response:
         for g in CATALOGUE.values()])
 
 
-@router.post("/games", status_code=201, response_model=GameView,
-             responses={**REFUSED, **POST_ERRORS})
+@router.api_route(NEW_GAME.path, methods=[NEW_GAME.method], status_code=201,
+                  response_model=GameView, responses={**REFUSED, **POST_ERRORS})
 def new_game(request: Request, body: NewGame) -> Response:
-    try:
-        outcome = tables(request).new_game(player(request), body.game, body.number,
-                                           body.winnable)
-    except (UnknownGameError, Refused) as e:
-        raise HTTPException(422, str(e)) from None
-    return answer(outcome, 201)
+    return perform(request, ACTIONS[NEW_GAME], body=body)
 
 
 @router.get("/games", response_model=list[GameSummary], responses=REFUSED)
@@ -131,63 +131,46 @@ def list_games(request: Request,
         for r in rows])
 
 
-def _act(request: Request, game_id: str, action: str, version: int,
-         move: Move | None = None) -> Response:
-    t = tables(request)
-    p = player(request)
-    try:
-        if action == "move":
-            assert move is not None
-            outcome = t.move(p, game_id, move, version)
-        else:
-            outcome = getattr(t, action)(p, game_id, version)
-    except Refused as e:
-        raise HTTPException(422, translate(lang_of(request), str(e))) from None
-    return answer(outcome)
-
-
-@router.get("/games/{game_id}", response_model=GameView, responses=NOT_FOUND)
+@router.api_route(VIEW.path, methods=[VIEW.method], response_model=GameView,
+                  responses=NOT_FOUND)
 def get_game(request: Request, game_id: str) -> Response:
-    return answer(tables(request).view(player(request), game_id))
+    return perform(request, ACTIONS[VIEW], game_id)
 
 
-@router.post("/games/{game_id}/moves", response_model=GameView,
-             responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
+@router.api_route(MOVE.path, methods=[MOVE.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def play_move(request: Request, game_id: str, body: PlayMove) -> Response:
     """Play a move; 422 with the rules' sentence when it is illegal."""
-    return _act(request, game_id, "move", body.version, move_of(body.move))
+    return perform(request, ACTIONS[MOVE], game_id, body)
 
 
-@router.post("/games/{game_id}/undo", response_model=GameView,
-             responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
+@router.api_route(UNDO.path, methods=[UNDO.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def undo(request: Request, game_id: str, body: VersionOnly) -> Response:
-    return _act(request, game_id, "undo", body.version)
+    return perform(request, ACTIONS[UNDO], game_id, body)
 
 
-@router.post("/games/{game_id}/redo", response_model=GameView,
-             responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
+@router.api_route(REDO.path, methods=[REDO.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def redo(request: Request, game_id: str, body: VersionOnly) -> Response:
-    return _act(request, game_id, "redo", body.version)
+    return perform(request, ACTIONS[REDO], game_id, body)
 
 
-@router.post("/games/{game_id}/restart", response_model=GameView,
-             responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
+@router.api_route(RESTART.path, methods=[RESTART.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def restart(request: Request, game_id: str, body: VersionOnly) -> Response:
     """Back to the deal (same number); the moves taken back stay redoable."""
-    return _act(request, game_id, "restart", body.version)
+    return perform(request, ACTIONS[RESTART], game_id, body)
 
 
-@router.get("/games/{game_id}/hint", response_model=Hint,
-            responses={**NOT_FOUND, 403: {"model": Error, "description": "Cross-site"}})
+@router.api_route(HINT.path, methods=[HINT.method], response_model=Hint,
+                  responses={**NOT_FOUND, 403: {"model": Error, "description": "Cross-site"}})
 def hint(request: Request, game_id: str) -> Response:
     """A suggested move, computed only from what the player sees (or none)."""
-    site = request.headers.get("sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        # Asking for a hint is noted in the statistics: not from another site.
+    if hint_from_elsewhere(request.headers.get("sec-fetch-site")):
         raise HTTPException(403, "Requests from another site are refused")
     _row, _pos, move = tables(request).hint(player(request), game_id)
-    data = None if move is None else move.to_json()
-    return json_response({"move": data, "text": move_sentence(lang_of(request), data)})
+    return json_answer(hint_json(move, request.scope["headers"]))
 
 
 @router.get("/health", response_model=Health,

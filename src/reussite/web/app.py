@@ -8,7 +8,6 @@ PostgreSQL database (``uvicorn --factory reussite.web.app:serving_app --workers 
 from __future__ import annotations
 
 import gc
-import logging
 import os
 from collections.abc import Iterator
 from importlib import resources
@@ -16,8 +15,6 @@ from importlib import resources
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 from starlette.staticfiles import StaticFiles
@@ -26,17 +23,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from reussite import __version__
 from reussite.web import api, hintpool, pages
 from reussite.web.edge import Edge, player_signer
+from reussite.web.errors import ERRORS, failure
 from reussite.web.fast import FastPath
-from reussite.web.play import Conflict, NotFound, Tables
+from reussite.web.play import Tables
 from reussite.web.ratelimit import (
     DEFAULT_ANONYMOUS_LIMIT,
     DEFAULT_PLAYER_LIMIT,
     RateLimit,
     rate_from_env,
 )
-from reussite.web.storage import Store, Unavailable, default_url
-
-log = logging.getLogger("reussite.web")
+from reussite.web.storage import Store, default_url
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -147,26 +143,15 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
             headers = {"allow": ", ".join(allowed_methods(app, request))}
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
-    @app.exception_handler(NotFound)
-    async def not_found(request: Request, exc: NotFound) -> Response:
-        return JSONResponse({"detail": "No such game"}, status_code=404)
-
-    @app.exception_handler(Conflict)
-    async def conflict(request: Request, exc: Conflict) -> Response:
-        return JSONResponse({"detail": "The game has changed since this version: reload it"},
-                            status_code=409)
-
-    async def unavailable(request: Request, exc: Exception) -> Response:
-        log.warning("database unavailable: %s", type(exc).__name__)
-        if wants_html(request):
+    async def failed(request: Request, exc: Exception) -> Response:
+        f = failure(exc, request.scope["headers"])
+        if f.status == 503 and wants_html(request):
             return pages.error_page(request, 503, "The site is briefly unavailable")
-        return JSONResponse({"detail": "The database is briefly unavailable: try again"},
-                            status_code=503, headers={"retry-after": "2"})
+        return Response(f.body, status_code=f.status, headers=f.headers,
+                        media_type="application/json")
 
-    app.add_exception_handler(OperationalError, unavailable)
-    app.add_exception_handler(DBAPIError, unavailable)
-    app.add_exception_handler(PoolTimeout, unavailable)  # every connection busy too long
-    app.add_exception_handler(Unavailable, unavailable)
+    for error in ERRORS:
+        app.add_exception_handler(error, failed)
     return app
 
 

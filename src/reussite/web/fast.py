@@ -3,13 +3,13 @@
 A move, an undo, a redo, a restart and reading a game are nearly every request the site gets.
 This pure ASGI middleware (inside :class:`~reussite.web.edge.Edge` and the rate limit, so
 the player is named, cross-site requests are refused, bodies are bounded and every answer
-carries the security headers) answers them directly: the body is checked against the very
-pydantic models of the API (:mod:`reussite.web.models`), the action is the same
-:class:`~reussite.web.play.Tables` call, the answer the same view. Anything it does not
-recognise as a well-formed request of those five (another route, another method, a body that
-is not JSON or does not fit the model, a content type other than JSON) goes on to FastAPI
-unchanged, which answers it exactly as before (its 4xx sentences included), so this module only
-ever answers requests that FastAPI would have accepted.
+carries the security headers) answers them directly, with the very actions of FastAPI's
+routes (:mod:`reussite.web.actions`: the same routes, the body checked against the same
+model, the same function, the same view; a failure answered by :mod:`reussite.web.errors`).
+Anything it does not recognise as a well-formed request of those (another route, another
+method, a body that is not JSON or does not fit the model, a content type other than JSON)
+goes on to FastAPI unchanged, which answers it exactly as before (its 4xx sentences included),
+so this module only ever answers requests that FastAPI would have accepted.
 
 Where the action runs: on SQLite, on the event loop's thread itself through
 :class:`~reussite.web.hotdb.SqliteGames` (a SQLite write takes tens of microseconds; threads
@@ -24,46 +24,37 @@ a batch), and no thread is involved.
 from __future__ import annotations
 
 import asyncio
-import logging
+import functools
 import re
-import sqlite3
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from http.cookies import SimpleCookie
 from typing import Any, TypeVar
 
 import orjson
 from pydantic import ValidationError
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from reussite.engine import Move
-from reussite.games import UnknownGameError
 from reussite.web import hintpool
+from reussite.web.actions import (
+    ACTIONS,
+    HINT,
+    PREFIX,
+    Action,
+    Route,
+    hint_from_elsewhere,
+    hint_json,
+)
+from reussite.web.errors import ERRORS, failure
 from reussite.web.hotdb import Busy, PostgresGames, SqliteGames, run_on_loop
-from reussite.web.i18n import choose_lang, move_sentence, translate
-from reussite.web.models import NewGame, PlayMove, StockMove, VersionOnly
-from reussite.web.play import Conflict, NotFound, Outcome, Refused, Tables
+from reussite.web.play import Outcome, Tables
 from reussite.web.storage import Unavailable, sqlite_busy_ms
-from reussite.web.views import dumps, view_json
+from reussite.web.views import view_json
 
-log = logging.getLogger("reussite.web")
-
-ACTION = re.compile(r"/api/games/([^/]+)/(moves|undo|redo|restart)")
-GAME = re.compile(r"/api/games/([^/]+)")
-HINT = re.compile(r"/api/games/([^/]+)/hint")
+Handler = Callable[[Scope, Send, str], Awaitable[bool]]
 T = TypeVar("T")
 
-NOT_FOUND = b'{"detail":"No such game"}'
-CONFLICT = b'{"detail":"The game has changed since this version: reload it"}'
-UNAVAILABLE = b'{"detail":"The database is briefly unavailable: try again"}'
-
-_ERRORS = (UnknownGameError, NotFound, Conflict, Refused, Unavailable, DBAPIError, PoolTimeout,
-           sqlite3.OperationalError)
-"""What an action may raise that has an answer of its own (a 4xx, or a 503)."""
 _JSON = (b"content-type", b"application/json")
 _NO_STORE = (b"cache-control", b"no-store")
 
@@ -73,23 +64,6 @@ def header(scope: Scope, name: bytes) -> bytes | None:
         if k == name:
             return bytes(v)
     return None
-
-
-def lang_of(scope: Scope) -> str:
-    """The player's language for a refusal's sentence (the ``reussite_lang`` cookie, else
-    ``Accept-Language``), as :func:`reussite.web.api.lang_of` chooses it."""
-    raw = header(scope, b"cookie")
-    cookie = None
-    if raw and b"reussite_lang" in raw:
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(raw.decode("latin-1"))
-            morsel = jar.get("reussite_lang")
-            cookie = morsel.value if morsel is not None else None
-        except Exception:
-            cookie = None
-    accept = header(scope, b"accept-language")
-    return choose_lang(None, cookie, accept.decode("latin-1") if accept else None)
 
 
 async def respond(send: Send, status: int, body: bytes,
@@ -123,27 +97,22 @@ class FastPath:
             self.pg_tables = tables.using(self.pg_db)
         else:
             self.pg_db = None
+        self.routes: dict[str, list[tuple[re.Pattern[str], Handler]]] = {}
+        """For each method, the routes answered here (:mod:`reussite.web.actions`)."""
+        handlers: list[tuple[Route, Handler]] = [
+            (route, functools.partial(self.act, action)) for route, action in ACTIONS.items()]
+        for route, handle in [*handlers, (HINT, self.hint)]:
+            self.routes.setdefault(route.method, []).append((route.pattern, handle))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and scope["path"].startswith(PREFIX):
             path: str = scope["path"]
-            if path == "/api/games" and scope["method"] == "POST":
-                if await self.new_game(scope, send):
-                    return
-            elif path.startswith("/api/games/"):
-                method = scope["method"]
-                if method == "POST":
-                    m = ACTION.fullmatch(path)
-                    if m is not None and await self.action(scope, send, m[1], m[2]):
+            for pattern, handle in self.routes.get(scope["method"], ()):
+                m = pattern.fullmatch(path)
+                if m is not None:
+                    if await handle(scope, send, m[1] if m.lastindex else ""):
                         return
-                elif method == "GET":
-                    m = GAME.fullmatch(path)
-                    if m is not None:
-                        await self.view(scope, send, m[1])
-                        return
-                    m = HINT.fullmatch(path)
-                    if m is not None and await self.hint(scope, send, m[1]):
-                        return
+                    break
         await self.app(scope, receive, send)
 
     # ------------------------------------------------------------------ requests
@@ -162,56 +131,23 @@ class FastPath:
         except orjson.JSONDecodeError:
             return None
 
-    async def new_game(self, scope: Scope, send: Send) -> bool:
-        data = self.json_body(scope)
-        if data is None:
-            return False
-        try:
-            model = NewGame.model_validate(data)
-        except (ValidationError, TypeError, ValueError):
-            return False
+    async def act(self, action: Action, scope: Scope, send: Send, game_id: str) -> bool:
+        """Answer a well-formed request of ``action`` and return True; False leaves it to
+        FastAPI, which says what is wrong with it, in its words."""
+        body = None
+        if action.model is not None:
+            data = self.json_body(scope)
+            if data is None:
+                return False
+            try:
+                body = action.model.model_validate(data)
+            except (ValidationError, TypeError, ValueError):
+                return False
         player: str = scope["state"]["player"]
-
-        def work(t: Tables) -> Outcome:
-            return t.new_game(player, model.game, model.number, model.winnable)
-
-        await self.run(scope, send, work, 201, writes=True)
+        run = action.run
+        await self.run(scope, send, lambda t: run(t, player, game_id, body), action.status,
+                       action.writes)
         return True
-
-    async def action(self, scope: Scope, send: Send, game_id: str, kind: str) -> bool:
-        """Answer a well-formed action and return True; False leaves it to FastAPI."""
-        data = self.json_body(scope)
-        if data is None:
-            return False
-        try:
-            if kind == "moves":
-                model = PlayMove.model_validate(data)
-                mv = model.move
-                move = Move("stock") if isinstance(mv, StockMove) else \
-                    Move("move", mv.from_, mv.to, mv.count)
-            else:
-                model_v = VersionOnly.model_validate(data)
-        except (ValidationError, TypeError, ValueError):
-            return False  # FastAPI says what is wrong with it, in its words
-        player: str = scope["state"]["player"]
-        if kind == "moves":
-            version = model.version
-
-            def work(t: Tables) -> Outcome:
-                return t.move(player, game_id, move, version)
-        else:
-            version = model_v.version
-            name = kind
-
-            def work(t: Tables) -> Outcome:
-                act: Callable[[str, str, int], Outcome] = getattr(t, name)
-                return act(player, game_id, version)
-        await self.run(scope, send, work, writes=True)
-        return True
-
-    async def view(self, scope: Scope, send: Send, game_id: str) -> None:
-        player: str = scope["state"]["player"]
-        await self.run(scope, send, lambda t: t.view(player, game_id))
 
     # ------------------------------------------------------------------ running
 
@@ -221,8 +157,8 @@ class FastPath:
         as the API says it."""
         try:
             outcome = await self.perform(work, writes)
-        except _ERRORS as e:
-            await self.failed(scope, send, e, status)
+        except ERRORS as e:
+            await self.failed(scope, send, e)
             return
         await respond(send, status, view_json(outcome))
 
@@ -231,27 +167,18 @@ class FastPath:
         """Answer ``await produce()``, or the error it raises as the API says it."""
         try:
             body = await produce()
-        except _ERRORS as e:
-            await self.failed(scope, send, e, status)
+        except ERRORS as e:
+            await self.failed(scope, send, e)
             return
         await respond(send, status, body)
 
     @staticmethod
-    async def failed(scope: Scope, send: Send, e: BaseException, status: int) -> None:
-        """The answer to one of ``_ERRORS``, as FastAPI's routes and handlers give it."""
-        if isinstance(e, UnknownGameError):  # as the FastAPI route says it: untranslated
-            await respond(send, 422, orjson.dumps({"detail": str(e)}))
-        elif isinstance(e, NotFound):
-            await respond(send, 404, NOT_FOUND)
-        elif isinstance(e, Conflict):
-            await respond(send, 409, CONFLICT)
-        elif isinstance(e, Refused):
-            # A new game's refusal is said as FastAPI's route says it (untranslated).
-            detail = str(e) if status == 201 else translate(lang_of(scope), str(e))
-            await respond(send, 422, orjson.dumps({"detail": detail}))
-        else:
-            log.warning("database unavailable: %s", type(e).__name__)
-            await respond(send, 503, UNAVAILABLE, ((b"retry-after", b"2"),))
+    async def failed(scope: Scope, send: Send, e: BaseException) -> None:
+        """The answer to one of :data:`~reussite.web.errors.ERRORS`, as FastAPI's exception
+        handlers give it."""
+        f = failure(e, scope["headers"])
+        await respond(send, f.status, f.body,
+                      tuple((k.encode(), v.encode()) for k, v in f.headers.items()))
 
     async def perform(self, work: Callable[[Tables], T], writes: bool) -> T:
         """``work(tables)``: on the event loop (SQLite), else in a thread."""
@@ -276,7 +203,7 @@ class FastPath:
         if not hintpool.has_pool():
             return False  # hints computed in this process: a thread's work, FastAPI's route
         site = header(scope, b"sec-fetch-site")
-        if site is not None and site not in (b"same-origin", b"none"):
+        if hint_from_elsewhere(None if site is None else site.decode("latin-1")):
             return False  # refused by the FastAPI route, in its words
         player: str = scope["state"]["player"]
 
@@ -284,8 +211,7 @@ class FastPath:
             lo = await self.perform(lambda t: t.load(player, game_id), False)
             raw = await hintpool.hint_async(lo.pos)
             _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
-            data = None if move is None else move.to_json()
-            return dumps({"move": data, "text": move_sentence(lang_of(scope), data)})
+            return hint_json(move, scope["headers"])
 
         await self.answer(scope, send, produce)
         return True

@@ -223,7 +223,7 @@ def _get_pool() -> Executor | None:
 
 def _ready() -> None:
     """In a worker: nothing but the imports the searches need (see :func:`warm`)."""
-    from reussite.solver import honest  # noqa: F401
+    from reussite.solver import hints  # noqa: F401
 
 
 def warm(wait: float = 30.0) -> None:

@@ -2,9 +2,10 @@
 
 A move is most of what the site does, and SQLAlchemy's layers (pool checkout, statement
 compilation lookup, result objects) cost more than the statements themselves on this path. The
-classes here run the very statements of :mod:`reussite.web.storage` (the same conditional
-``UPDATE ... WHERE version = :seen`` first, one transaction per action, committed before the
-answer) on plain DB-API connections:
+classes here run the very statements of :mod:`reussite.web.storage`, compiled once to their
+driver's SQL, in the order :class:`~reussite.web.storage.GameStatements` gives them (the
+same conditional ``UPDATE ... WHERE version = :seen`` first, one transaction per action,
+committed before the answer), on plain driver connections:
 
 - :class:`SqliteGames`: one connection used only by the event loop's thread. SQLite lets one
   writer in at a time; in one process on the event loop the writes simply come one after the
@@ -32,72 +33,50 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import greenlet  # type: ignore[import-untyped]
 import psycopg
 from psycopg import pq
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Integer,
+    Select,
+    String,
+    bindparam,
+    delete,
+    insert,
+    select,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.postgresql.base import PGDialect
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
+from sqlalchemy.types import TypeEngine
 from sqlalchemy.util import await_only
 
 from reussite.web.storage import (
+    STATEMENTS,
     Change,
+    Execute,
     GameRow,
+    GameStatements,
+    Sql,
     Unavailable,
     _sqlite_pragmas,
     commit_values,
+    compiled,
+    conditional_update,
+    games,
     make_engine,
-    new_game_values,
+    moves,
     row_after,
 )
 
 T = TypeVar("T")
-
-_COLUMNS = ("id, player_id, game, number, version, cursor, length, status, used_undo, "
-            "used_hint, elapsed_ms, created_at, updated_at, won_at, won_moves, won_ms, "
-            "won_used_undo, won_used_hint")
-_FIELDS = tuple(c.strip() for c in _COLUMNS.split(","))
-GET_GAME = f"SELECT {_COLUMNS} FROM games WHERE id = :gid AND player_id = :pid"
-LINE = "SELECT move FROM moves WHERE game_id = :gid AND seq < :length ORDER BY seq"
-_SET = ("version = :new_version, cursor = :new_cursor, length = :new_length, "
-        "status = :new_status, used_undo = (used_undo OR :new_used_undo), "
-        "used_hint = (used_hint OR :new_used_hint), elapsed_ms = :new_elapsed_ms, "
-        "updated_at = :new_updated_at")
-_SET_WON = (_SET + ", won_at = :new_won_at, won_moves = :new_won_moves, won_ms = :new_won_ms, "
-            "won_used_undo = (used_undo OR :new_used_undo), "
-            "won_used_hint = (used_hint OR :new_used_hint)")
-_WHERE = " WHERE id = :gid AND version = :seen"
-UPDATE = "UPDATE games SET " + _SET + _WHERE
-UPDATE_WON = "UPDATE games SET " + _SET_WON + _WHERE
-CUT_LINE = "DELETE FROM moves WHERE game_id = :gid AND seq >= :seq"
-APPEND = "INSERT INTO moves (game_id, seq, move) VALUES (:gid, :seq, :move)"
-MARK_HINT = "UPDATE games SET used_hint = :yes WHERE id = :gid"
-CREATE = (f"INSERT INTO games ({_COLUMNS}) VALUES (:id, :player_id, :game, :number, :version, "
-          ":cursor, :length, :status, :used_undo, :used_hint, :elapsed_ms, :created_at, "
-          ":updated_at, :won_at, :won_moves, :won_ms, :won_used_undo, :won_used_hint)")
-
-
-assert GameRow.__slots__ == _FIELDS, "the columns in the order of GameRow's fields"
-
-
-def row_of(values: Any) -> GameRow:
-    return GameRow.from_values(values)
-
-
-class GameStore(Protocol):
-    """What the game actions need of a database (:class:`~reussite.web.storage.Store` too)."""
-
-    def get_game(self, game_id: str, player_id: str) -> GameRow | None: ...
-
-    def line(self, game_id: str, length: int) -> list[str]: ...
-
-    def commit(self, row: GameRow, change: Change) -> GameRow | None: ...
-
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow: ...
-
-    def mark_hint(self, row: GameRow) -> None: ...
-
 
 class Busy(Exception):
     """SQLite's write lock is held elsewhere: nothing was written, do it again patiently."""
@@ -108,13 +87,15 @@ def _is_busy(e: sqlite3.OperationalError) -> bool:
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(e)
 
 
-class SqliteGames:
+class SqliteGames(GameStatements):
     """The game statements on one SQLite connection, for the event loop's thread only.
 
     The caller holds the store's write lock (:attr:`Store.write_lock`, which this process's
     threads queue on for their writes) around a write: within one process, writes take turns
     there rather than in SQLite's busy handler, which sleeps.
     """
+
+    sql = compiled(SQLiteDialect_pysqlite(paramstyle="named"))
 
     def __init__(self, url: str) -> None:
         database = make_url(url).database
@@ -123,25 +104,25 @@ class SqliteGames:
         _sqlite_pragmas(self.conn, None)
         self.conn.execute("PRAGMA busy_timeout=0")
 
-    def _read(self, sql: str, params: dict[str, Any], many: bool) -> Any:
+    def _read(self, stmt: str, params: dict[str, Any], many: bool) -> Any:
         """A read's rows (``many``) or first row; SQLite busy is :class:`Busy`."""
         try:
-            cursor = self.conn.execute(sql, params)
+            cursor = self.conn.execute(stmt, params)
             return cursor.fetchall() if many else cursor.fetchone()
         except sqlite3.OperationalError as e:
             if _is_busy(e):
                 raise Busy() from e
             raise
 
-    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        values = self._read(GET_GAME, {"gid": game_id, "pid": player_id}, many=False)
-        return None if values is None else row_of(values)
+    def _one(self, stmt: str, params: dict[str, Any]) -> Any:
+        return self._read(stmt, params, many=False)
 
-    def line(self, game_id: str, length: int) -> list[str]:
-        return [r[0] for r in self._read(LINE, {"gid": game_id, "length": length}, many=True)]
+    def _all(self, stmt: str, params: dict[str, Any]) -> list[Any]:
+        rows: list[Any] = self._read(stmt, params, many=True)
+        return rows
 
-    def _write(self, work: Any) -> Any:
-        """``work(conn)`` in one write transaction, or Busy at once (nothing written)."""
+    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+        """One write transaction, or Busy at once (nothing written)."""
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -150,9 +131,8 @@ class SqliteGames:
                 raise Busy() from e
             raise
         try:
-            result = work(conn)
-            if conn.in_transaction:
-                conn.execute("COMMIT")
+            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount)
+            conn.execute("ROLLBACK" if result is None else "COMMIT")
             return result
         except BaseException as e:
             if conn.in_transaction:
@@ -161,53 +141,44 @@ class SqliteGames:
                 raise Busy() from e
             raise
 
-    def commit(self, row: GameRow, change: Change) -> GameRow | None:
-        values, params = commit_values(row, change)
-
-        def work(conn: sqlite3.Connection) -> bool:
-            done = conn.execute(UPDATE_WON if change.won else UPDATE, params)
-            if done.rowcount != 1:
-                conn.execute("ROLLBACK")
-                return False
-            if change.append is not None:
-                seq = change.cursor - 1
-                if row.length > seq:
-                    conn.execute(CUT_LINE, {"gid": row.id, "seq": seq})
-                conn.execute(APPEND, {"gid": row.id, "seq": seq, "move": change.append})
-            return True
-
-        return row_after(row, values) if self._write(work) else None
-
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow:
-        values = new_game_values(game_id, player_id, game, number, status)
-        self._write(lambda conn: conn.execute(CREATE, values))
-        return GameRow.from_mapping(values)
-
-    def mark_hint(self, row: GameRow) -> None:
-        if not row.used_hint:
-            self._write(lambda conn: conn.execute(MARK_HINT, {"gid": row.id, "yes": True}))
-
 
 # PostgreSQL: the same statements, with $n parameters and their types, prepared once on each
 # connection and run through libpq's asynchronous calls (psycopg.pq) with no cursor, no
 # adaptation layer and no generator in between: a statement then costs this process about a
 # fifth of the CPU that psycopg's AsyncConnection.execute took for it (see docs/hardening.md).
 
-_TEXT, _INT4, _INT8, _BOOL = 25, 23, 20, 16
 _FATAL_ERROR = pq.ExecStatus.FATAL_ERROR
-_PARAM_TYPES = {
-    "gid": _TEXT, "pid": _TEXT, "id": _TEXT, "player_id": _TEXT, "game": _TEXT,
-    "number": _TEXT, "status": _TEXT, "new_status": _TEXT, "move": _TEXT,
-    "length": _INT4, "seq": _INT4, "version": _INT4, "cursor": _INT4, "seen": _INT4,
-    "new_version": _INT4, "new_cursor": _INT4, "new_length": _INT4, "won_moves": _INT4,
-    "new_won_moves": _INT4,
-    "elapsed_ms": _INT8, "created_at": _INT8, "updated_at": _INT8, "won_at": _INT8,
-    "won_ms": _INT8, "new_elapsed_ms": _INT8, "new_updated_at": _INT8, "new_won_at": _INT8,
-    "new_won_ms": _INT8,
-    "used_undo": _BOOL, "used_hint": _BOOL, "won_used_undo": _BOOL, "won_used_hint": _BOOL,
-    "new_used_undo": _BOOL, "new_used_hint": _BOOL, "yes": _BOOL,
-}
+_DIALECT = PGDialect(paramstyle="named")  # type: ignore[no-untyped-call]
+"""The statements' SQL for PostgreSQL, with ``:name`` parameters (numbered by
+:class:`Statement`) and no casts: each parameter's type goes with the prepared statement."""
+
+
+def _oid(type_: TypeEngine[Any]) -> int:
+    """The PostgreSQL type a parameter of this column type is sent as."""
+    if isinstance(type_, Boolean):
+        return 16  # bool
+    if isinstance(type_, BigInteger):
+        return 20  # int8
+    if isinstance(type_, Integer):
+        return 23  # int4
+    if isinstance(type_, String):
+        return 25  # text
+    raise TypeError(f"no parameter of type {type_!r}")
+
+
+_PARAM_TYPES: dict[str, int] = {}
+"""The type of each parameter of the statements below (a name has one type throughout)."""
+
+
+def _sql(stmt: ClauseElement) -> str:
+    """``stmt`` in PostgreSQL's SQL, its parameters' types noted in :data:`_PARAM_TYPES`."""
+    c = stmt.compile(dialect=_DIALECT)
+    assert isinstance(c, SQLCompiler)
+    for name, bind in c.binds.items():
+        oid = _oid(bind.type)
+        if _PARAM_TYPES.setdefault(name, oid) != oid:
+            raise TypeError(f"the parameter {name} has two types")
+    return str(c)
 
 
 def _param(value: Any) -> bytes | None:
@@ -225,13 +196,33 @@ def _param(value: Any) -> bytes | None:
     raise TypeError(f"no parameter of type {type(value).__name__}")
 
 
+def _text(v: bytes) -> str:
+    return v.decode()
+
+
+def _bool(v: bytes) -> bool:
+    return v == b"t"
+
+
+def _reader(type_: TypeEngine[Any]) -> Callable[[bytes], Any]:
+    """How a column of this type reads from PostgreSQL's text format."""
+    if isinstance(type_, Boolean):
+        return _bool
+    if isinstance(type_, Integer):
+        return int
+    if isinstance(type_, String):
+        return _text
+    raise TypeError(f"no column of type {type_!r}")
+
+
 class Statement:
     """A statement with ``:name`` parameters, as PostgreSQL prepares it (``$1``, ``$2``...
-    with their types) under a name of its own."""
+    with their types) under a name of its own; a query's columns read from the text format
+    with :attr:`readers`."""
 
     _count = 0
 
-    def __init__(self, sql: str) -> None:
+    def __init__(self, sql: str, readers: tuple[Callable[[bytes], Any], ...] = ()) -> None:
         names: list[str] = []
 
         def number(m: re.Match[str]) -> str:
@@ -242,52 +233,56 @@ class Statement:
         self.sql = re.sub(r":([a-z_]+)", number, sql).encode()
         self.names = tuple(names)
         self.types = [_PARAM_TYPES[n] for n in names]
+        self.readers = readers
         Statement._count += 1
         self.name = f"reussite_{Statement._count}".encode()
+
+    @classmethod
+    def of(cls, stmt: ClauseElement) -> Statement:
+        """One of :mod:`reussite.web.storage`'s statements (a query reads its columns by
+        their types)."""
+        columns = stmt.selected_columns if isinstance(stmt, Select) else ()
+        return cls(_sql(stmt), tuple(_reader(c.type) for c in columns))
 
     def values(self, params: dict[str, Any]) -> list[bytes | None]:
         return [_param(params[n]) for n in self.names]
 
-
-def _text(v: bytes) -> str:
-    return v.decode()
-
-
-def _bool(v: bytes) -> bool:
-    return v == b"t"
+    def row(self, res: Any, i: int) -> list[Any]:
+        """Row ``i`` of this query's result (NULL is None)."""
+        get = res.get_value
+        return [None if (v := get(i, j)) is None else read(v)
+                for j, read in enumerate(self.readers)]
 
 
-_GAME_TYPES: tuple[Callable[[bytes], Any], ...] = (
-    _text, _text, _text, _text, int, int, int, _text, _bool, _bool, int, int, int, int, int,
-    int, _bool, _bool)
-"""How each column of ``_COLUMNS`` reads from the text format (NULL is None)."""
-assert len(_GAME_TYPES) == len(_FIELDS)
+PG = Sql(*(Statement.of(stmt) for stmt in STATEMENTS))
+PG_UPDATE, PG_UPDATE_WON = PG.update, PG.update_won
 
-PG_GET_GAME = Statement(GET_GAME)
-PG_LINE = Statement(LINE)
-PG_UPDATE = Statement(UPDATE)
-PG_UPDATE_WON = Statement(UPDATE_WON)
-PG_CREATE = Statement(CREATE)
-PG_MARK_HINT = Statement(MARK_HINT)
+
+def _move(won: bool, cut: bool) -> Statement:
+    """A move as one statement: the conditional update, and only if it found the game at the
+    version seen, the move's insertion at ``seq``.
+
+    When the move cuts the redo line (played after an undo), the line beyond ``seq`` is
+    deleted and the move written over the one at ``seq``. The sub-statements of a WITH see
+    one snapshot and their order is PostgreSQL's choice, so they touch disjoint rows (``seq
+    > :seq`` deleted, ``seq = :seq`` written with ON CONFLICT), and both only if the update
+    found the game (they read ``u``)."""
+    u = conditional_update(won).returning(games.c.id).cte("u")
+    rows = select(u.c.id, bindparam("seq", type_=Integer), bindparam("move", type_=String))
+    columns = ["game_id", "seq", "move"]
+    if not cut:
+        return Statement.of(insert(moves).from_select(columns, rows).add_cte(u))
+    d = delete(moves).where(moves.c.game_id.in_(select(u.c.id)),
+                            moves.c.seq > bindparam("seq")).cte("d")
+    ins = pg_insert(moves).from_select(columns, rows).add_cte(u, d)
+    return Statement.of(ins.on_conflict_do_update(index_elements=[moves.c.game_id, moves.c.seq],
+                                                  set_={"move": ins.excluded.move}))
+
+
 # Every action is one statement in autocommit: one round trip, one commit, atomic as a
-# statement is. An undo, a redo, a restart: the conditional update alone. A move: the
-# conditional update and the move's insertion; the insertion happens only if the update found
-# the game at the version seen.
-_MOVE = ("WITH u AS (UPDATE games SET {set}" + _WHERE + " RETURNING id) "
-         "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u")
-PG_MOVE = Statement(_MOVE.format(set=_SET))
-PG_MOVE_WON = Statement(_MOVE.format(set=_SET_WON))
-# A move that cuts the redo line (played after an undo): the line beyond ``seq`` deleted and
-# the move written at ``seq`` over the one that was there. The sub-statements of a WITH see
-# one snapshot and their order is PostgreSQL's choice, so they touch disjoint rows (``seq >
-# :seq`` deleted, ``seq = :seq`` written with ON CONFLICT), and both only if the update found
-# the game (they read ``u``).
-_MOVE_CUT = ("WITH u AS (UPDATE games SET {set}" + _WHERE + " RETURNING id), "
-             "d AS (DELETE FROM moves WHERE game_id IN (SELECT id FROM u) AND seq > :seq) "
-             "INSERT INTO moves (game_id, seq, move) SELECT id, :seq, :move FROM u "
-             "ON CONFLICT (game_id, seq) DO UPDATE SET move = EXCLUDED.move")
-PG_MOVE_CUT = Statement(_MOVE_CUT.format(set=_SET))
-PG_MOVE_CUT_WON = Statement(_MOVE_CUT.format(set=_SET_WON))
+# statement is. An undo, a redo, a restart: the conditional update alone; a move: one of these.
+PG_MOVE, PG_MOVE_WON = _move(won=False, cut=False), _move(won=True, cut=False)
+PG_MOVE_CUT, PG_MOVE_CUT_WON = _move(won=False, cut=True), _move(won=True, cut=True)
 
 
 _PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
@@ -450,7 +445,7 @@ Job = tuple[Statement, list[bytes | None], "asyncio.Future[Any]", float]
 result, and when it came (the loop's clock)."""
 
 
-class PostgresGames:
+class PostgresGames(GameStatements):
     """The game statements on PostgreSQL, for the event loop: batches on a few connections.
 
     The actions of :class:`~reussite.web.play.Tables` are plain functions; the hot path runs
@@ -477,6 +472,8 @@ class PostgresGames:
     the next batch opens a new one. A statement that waits longer than ``wait`` seconds for a
     connection is a 503 too.
     """
+
+    sql = PG
 
     def __init__(self, url: str, size: int | None = None, wait: float = 10.0) -> None:
         if size is None:
@@ -675,25 +672,36 @@ class PostgresGames:
             else:
                 fut.set_result(res)
 
-    # What the actions call, in their greenlet (see run_on_loop).
+    # What the actions call, in their greenlet (see run_on_loop): the reads and writes of
+    # GameStatements, each statement waiting for its batch with await_only.
 
-    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
-        res = await_only(self._submit(PG_GET_GAME, {"gid": game_id, "pid": player_id}))
-        if res.ntuples == 0:
-            return None
-        get = res.get_value
-        return row_of([None if (v := get(0, i)) is None else read(v)
-                       for i, read in enumerate(_GAME_TYPES)])
+    def _one(self, stmt: Statement, params: dict[str, Any]) -> Any:
+        res = await_only(self._submit(stmt, params))
+        return stmt.row(res, 0) if res.ntuples else None
 
-    def line(self, game_id: str, length: int) -> list[str]:
-        res = await_only(self._submit(PG_LINE, {"gid": game_id, "length": length}))
-        get = res.get_value
-        return [get(i, 0).decode() for i in range(res.ntuples)]
+    def _all(self, stmt: Statement, params: dict[str, Any]) -> list[Any]:
+        res = await_only(self._submit(stmt, params))
+        return [stmt.row(res, i) for i in range(res.ntuples)]
+
+    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+        """Here a statement is a transaction of its own (autocommit, in a batch): the writes
+        are a single statement (a change, several writes elsewhere, is one here:
+        :meth:`commit`)."""
+        count = 0
+
+        def execute(stmt: Statement, params: dict[str, Any]) -> int:
+            nonlocal count
+            count += 1
+            if count > 1:
+                raise AssertionError("one statement a transaction on PostgreSQL")
+            rows: int = await_only(self._submit(stmt, params)).command_tuples
+            return rows
+
+        return writes(execute)
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         values, params = commit_values(row, change)
         seq = change.cursor - 1
-
         if change.append is None:
             stmt = PG_UPDATE_WON if change.won else PG_UPDATE
         else:
@@ -704,17 +712,6 @@ class PostgresGames:
                 stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
         res = await_only(self._submit(stmt, params))
         return row_after(row, values) if res.command_tuples == 1 else None
-
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow:
-        values = new_game_values(game_id, player_id, game, number, status)
-        await_only(self._submit(PG_CREATE, values))
-        return GameRow.from_mapping(values)
-
-    def mark_hint(self, row: GameRow) -> None:
-        if row.used_hint:
-            return
-        await_only(self._submit(PG_MARK_HINT, {"gid": row.id, "yes": True}))
 
 
 class _Worker(greenlet.greenlet):  # type: ignore[misc]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from starlette.requests import cookie_parser
 
 LANGS = ("en", "fr", "ru")
 DEFAULT_LANG = "en"
@@ -70,11 +72,31 @@ def parse_accept_language(header: str | None) -> str | None:
     return best[2] if best else None
 
 
-def choose_lang(query: str | None, cookie: str | None, accept: str | None) -> str:
-    for candidate in (query, cookie):
-        if candidate in LANGS:
-            return str(candidate)
-    return parse_accept_language(accept) or DEFAULT_LANG
+LANG_COOKIE = "reussite_lang"
+"""The cookie that remembers the language a player chose (set by the pages)."""
+
+
+def lang_of(headers: Iterable[tuple[bytes, bytes]], query: str | None = None) -> str:
+    """The language of a request, from its raw ASGI headers: ``query`` (the ``lang`` query
+    parameter, which only the pages read) if it is one of ours, else the ``reussite_lang``
+    cookie, else ``Accept-Language``, else English.
+
+    The first ``Cookie`` and ``Accept-Language`` headers count, the cookie read as browsers
+    write it (Starlette's parser, which the pages' ``request.cookies`` use too)."""
+    if query in LANGS:
+        return str(query)
+    cookie = accept = None
+    for name, value in headers:
+        if name == b"cookie" and cookie is None:
+            cookie = value
+        elif name == b"accept-language" and accept is None:
+            accept = value
+    if cookie is not None and b"reussite_lang" in cookie:
+        chosen = cookie_parser(cookie.decode("latin-1")).get(LANG_COOKIE)
+        if chosen in LANGS:
+            return str(chosen)
+    return parse_accept_language(None if accept is None else accept.decode("latin-1")) \
+        or DEFAULT_LANG
 
 
 RANK_WORDS = (N_("ace"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"),

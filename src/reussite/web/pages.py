@@ -21,12 +21,13 @@ from starlette.concurrency import run_in_threadpool
 
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.rules import GameRules
+from reussite.web import i18n
 from reussite.web.i18n import (
     DIFFICULTY,
+    LANG_COOKIE,
     LANG_NAMES,
     LANGS,
     N_,
-    choose_lang,
     translations,
     ui_strings,
 )
@@ -36,7 +37,6 @@ from reussite.web.texts import rules_html
 
 router = APIRouter(include_in_schema=False)
 
-LANG_COOKIE = "reussite_lang"
 LANG_COOKIE_AGE = 365 * 24 * 3600
 MAX_FEEDBACK = 2000
 WEB = resources.files("reussite.web")
@@ -61,8 +61,9 @@ def rules_text(game_id: str, lang: str) -> Markup | None:
 
 
 def lang_of(request: Request) -> str:
-    return choose_lang(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-                       request.headers.get("accept-language"))
+    """The page's language: :func:`reussite.web.i18n.lang_of`, the ``lang`` query parameter
+    (the language links) first."""
+    return i18n.lang_of(request.scope["headers"], request.query_params.get("lang"))
 
 
 def feedback_signer(request: Request) -> Signer:

@@ -31,9 +31,8 @@ from reussite.engine import (
 )
 from reussite.games import get_game
 from reussite.web import hintpool
-from reussite.web.hotdb import GameStore
 from reussite.web.i18n import N_
-from reussite.web.storage import Change, GameRow, Store, now_ms
+from reussite.web.storage import Change, GameRow, GameStore, Store, now_ms
 from reussite.winnable import winnable_numbers
 
 RANDOM_DEAL_LIMIT = 1_000_000_000

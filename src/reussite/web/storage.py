@@ -18,12 +18,12 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -47,12 +47,16 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.dml import Update
+
+T = TypeVar("T")
 
 metadata = MetaData()
 
@@ -105,13 +109,22 @@ feedback = Table(
 )
 
 
-# Statements built once: building SQLAlchemy expressions costs more than running them here.
-_GET_GAME = select(games).where(games.c.id == bindparam("gid"),
-                                games.c.player_id == bindparam("pid"))
-_LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
-                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
+GAME_COLUMNS = tuple(c.name for c in games.c)
+"""The columns of ``games`` in their order (``SELECT`` yields them so; :class:`GameRow`
+has a field of each name, in this order)."""
+
+# The statements of the game actions, built once (building SQLAlchemy expressions costs more
+# than running them here). The store runs them through SQLAlchemy; the hot path's drivers
+# (reussite.web.hotdb) run the same statements compiled once to their driver's SQL.
+GET_GAME = select(games).where(games.c.id == bindparam("gid"),
+                               games.c.player_id == bindparam("pid"))
+LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
+                                  moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
             "updated_at")
+"""The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
+_WON = ("won_at", "won_moves", "won_ms")
+"""The columns the first win writes too (``won_used_*`` are made from the flags)."""
 
 
 def _flag(column: str) -> Any:
@@ -119,21 +132,53 @@ def _flag(column: str) -> Any:
     return or_(games.c[column], bindparam(f"new_{column}", type_=Boolean))
 
 
-def _update(won: bool) -> Any:
+def change_values(won: bool) -> dict[str, Any]:
+    """The SET clause of a change's conditional update (``new_*`` parameters)."""
     values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in _CHANGED}
     values.update(used_undo=_flag("used_undo"), used_hint=_flag("used_hint"))
     if won:
-        values.update({c: bindparam(f"new_{c}") for c in ("won_at", "won_moves", "won_ms")})
+        values.update({c: bindparam(f"new_{c}") for c in _WON})
         values.update(won_used_undo=_flag("used_undo"), won_used_hint=_flag("used_hint"))
+    return values
+
+
+def conditional_update(won: bool) -> Update:
+    """A change written only if the game is still at the version seen (``gid``, ``seen``)."""
     return update(games).where(games.c.id == bindparam("gid"),
-                               games.c.version == bindparam("seen")).values(values)
+                               games.c.version == bindparam("seen")).values(change_values(won))
 
 
-_UPDATE = _update(won=False)
-_UPDATE_WON = _update(won=True)
-_CUT_LINE = delete(moves).where(moves.c.game_id == bindparam("gid"),
-                                moves.c.seq >= bindparam("seq"))
-_APPEND = insert(moves)
+UPDATE = conditional_update(won=False)
+UPDATE_WON = conditional_update(won=True)
+CUT_LINE = delete(moves).where(moves.c.game_id == bindparam("gid"),
+                               moves.c.seq >= bindparam("seq"))
+APPEND = insert(moves).values(game_id=bindparam("gid"), seq=bindparam("seq"),
+                              move=bindparam("move"))
+CREATE = insert(games)
+"""Every column, each a parameter of its own name (:func:`new_game_values`)."""
+MARK_HINT = update(games).where(games.c.id == bindparam("gid")).values(used_hint=true())
+
+
+class Sql(NamedTuple):
+    """The game statements as one driver runs them: SQLAlchemy's (:data:`STATEMENTS`), or
+    their SQL compiled for a driver (:func:`compiled`)."""
+
+    get_game: Any
+    line: Any
+    update: Any
+    update_won: Any
+    cut_line: Any
+    append: Any
+    create: Any
+    mark_hint: Any
+
+
+STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT)
+
+
+def compiled(dialect: Dialect) -> Sql:
+    """:data:`STATEMENTS` as SQL text for ``dialect`` (with its parameter style)."""
+    return Sql(*(str(stmt.compile(dialect=dialect)) for stmt in STATEMENTS))
 
 
 def now_ms() -> int:
@@ -165,24 +210,14 @@ class GameRow:
 
     @classmethod
     def from_values(cls, v: Any) -> GameRow:
-        """The row from its columns in the order of the table (``SELECT id, player_id, ...``),
-        converted as :meth:`from_mapping` does."""
+        """The row from its columns in the order of the table (:data:`GAME_COLUMNS`): the deal
+        number from its text, the flags from SQLite's integers."""
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
                    None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]))
 
-    @classmethod
-    def from_mapping(cls, m: Any) -> GameRow:
-        return cls(
-            id=m["id"], player_id=m["player_id"], game=m["game"], number=int(m["number"]),
-            version=m["version"], cursor=m["cursor"], length=m["length"], status=m["status"],
-            used_undo=bool(m["used_undo"]), used_hint=bool(m["used_hint"]),
-            elapsed_ms=m["elapsed_ms"], created_at=m["created_at"],
-            updated_at=m["updated_at"], won_at=m["won_at"], won_moves=m["won_moves"],
-            won_ms=m["won_ms"],
-            won_used_undo=None if m["won_used_undo"] is None else bool(m["won_used_undo"]),
-            won_used_hint=None if m["won_used_hint"] is None else bool(m["won_used_hint"]),
-        )
+
+assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,15 +236,13 @@ class Change:
     """The game has just been won for the first time."""
 
 
-_NEW = {k: f"new_{k}" for k in ("version", "cursor", "length", "status", "used_undo",
-                                 "used_hint", "elapsed_ms", "updated_at", "won_at",
-                                 "won_moves", "won_ms")}
-"""The parameter of each value a change writes (``won_used_*`` are made from the flags)."""
+_NEW = {k: f"new_{k}" for k in (*_CHANGED, *_WON)}
+"""The parameter of each value a change writes."""
 
 
 def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[str, Any]]:
     """The new values of a game row after ``change``, and the parameters of its conditional
-    update (``_UPDATE`` or ``_UPDATE_WON``: ``new_*``, ``gid``, ``seen``)."""
+    update (:data:`UPDATE` or :data:`UPDATE_WON`: ``new_*``, ``gid``, ``seen``)."""
     t = now_ms()
     values: dict[str, Any] = dict(
         version=row.version + 1, cursor=change.cursor, length=change.length,
@@ -259,6 +292,86 @@ class Unavailable(Exception):
     """The database cannot be reached or stays busy: the request is answered 503."""
 
 
+class GameStore(Protocol):
+    """What the game actions need of a database: :class:`Store`, and the hot path's drivers
+    (:mod:`reussite.web.hotdb`)."""
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None: ...
+
+    def line(self, game_id: str, length: int) -> list[str]: ...
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None: ...
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow: ...
+
+    def mark_hint(self, row: GameRow) -> None: ...
+
+
+Execute = Callable[[Any, dict[str, Any]], int]
+"""Run one statement (of a :class:`Sql`) with its parameters in the transaction under way;
+its row count."""
+
+
+class GameStatements:
+    """The :class:`GameStore` over a driver: which statements a game's reads and writes run,
+    and in what order. A subclass says how a statement runs (:attr:`sql`, :meth:`_one`,
+    :meth:`_all`, :meth:`_transaction`)."""
+
+    sql: Sql
+
+    def _one(self, stmt: Any, params: dict[str, Any]) -> Any:
+        """The first row of a read (its values in order), or None."""
+        raise NotImplementedError
+
+    def _all(self, stmt: Any, params: dict[str, Any]) -> list[Any]:
+        """Every row of a read."""
+        raise NotImplementedError
+
+    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+        """``writes(execute)`` in one write transaction, committed unless it returns None
+        (then rolled back)."""
+        raise NotImplementedError
+
+    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+        values = self._one(self.sql.get_game, {"gid": game_id, "pid": player_id})
+        return None if values is None else GameRow.from_values(values)
+
+    def line(self, game_id: str, length: int) -> list[str]:
+        """The first ``length`` moves of a game's line, in order."""
+        return [r[0] for r in self._all(self.sql.line, {"gid": game_id, "length": length})]
+
+    def commit(self, row: GameRow, change: Change) -> GameRow | None:
+        """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
+        values, params = commit_values(row, change)
+        sql = self.sql
+
+        def writes(execute: Execute) -> GameRow | None:
+            # The conditional UPDATE comes first: it takes the row's write lock, so the
+            # version test and the writes below are one indivisible step.
+            if execute(sql.update_won if change.won else sql.update, params) != 1:
+                return None
+            if change.append is not None:
+                seq = change.cursor - 1
+                if row.length > seq:
+                    execute(sql.cut_line, {"gid": row.id, "seq": seq})
+                execute(sql.append, {"gid": row.id, "seq": seq, "move": change.append})
+            return row_after(row, values)
+
+        return self._transaction(writes)
+
+    def create_game(self, game_id: str, player_id: str, game: str, number: int,
+                    status: str) -> GameRow:
+        values = new_game_values(game_id, player_id, game, number, status)
+        self._transaction(lambda execute: execute(self.sql.create, values))
+        return GameRow.from_values([values[c] for c in GAME_COLUMNS])
+
+    def mark_hint(self, row: GameRow) -> None:
+        """Note that a hint was shown (the position and its version do not change)."""
+        if not row.used_hint:
+            self._transaction(lambda execute: execute(self.sql.mark_hint, {"gid": row.id}))
+
+
 def sqlite_busy_ms() -> int:
     """How long a SQLite write waits for another writer (``REUSSITE_SQLITE_BUSY_MS``)."""
     value = os.environ.get("REUSSITE_SQLITE_BUSY_MS", "")
@@ -298,8 +411,10 @@ def make_engine(url: str) -> Engine:
     return create_engine(u, pool_size=4, max_overflow=8, pool_timeout=10, pool_pre_ping=True)
 
 
-class Store:
+class Store(GameStatements):
     """Every read and write the web site makes, each in its own short transaction."""
+
+    sql = STATEMENTS
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -396,48 +511,20 @@ class Store:
 
     # ------------------------------------------------------------------ games
 
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow:
-        values = new_game_values(game_id, player_id, game, number, status)
-        with self._writing() as conn:
-            conn.execute(insert(games).values(**values))
-        return GameRow.from_mapping(values)
-
-    def get_game(self, game_id: str, player_id: str) -> GameRow | None:
+    def _one(self, stmt: Any, params: dict[str, Any]) -> Any:
         with self.engine.connect() as conn:
-            m = conn.execute(_GET_GAME, {"gid": game_id, "pid": player_id}
-                             ).mappings().first()
-        return None if m is None else GameRow.from_mapping(m)
+            return conn.execute(stmt, params).first()
 
-    def line(self, game_id: str, length: int) -> list[str]:
-        """The first ``length`` moves of a game's line, in order."""
+    def _all(self, stmt: Any, params: dict[str, Any]) -> list[Any]:
         with self.engine.connect() as conn:
-            rows = conn.execute(_LINE, {"gid": game_id, "length": length}).all()
-        return [r[0] for r in rows]
+            return list(conn.execute(stmt, params).all())
 
-    def commit(self, row: GameRow, change: Change) -> GameRow | None:
-        """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
-        values, params = commit_values(row, change)
+    def _transaction(self, writes: Callable[[Execute], T]) -> T:
         with self._writing() as conn:
-            # The conditional UPDATE comes first: it takes the row's write lock, so the
-            # version test and the writes below are one indivisible step.
-            done = conn.execute(_UPDATE_WON if change.won else _UPDATE, params)
-            if done.rowcount != 1:
+            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount)
+            if result is None:
                 conn.rollback()
-                return None
-            if change.append is not None:
-                seq = change.cursor - 1
-                if row.length > seq:
-                    conn.execute(_CUT_LINE, {"gid": row.id, "seq": seq})
-                conn.execute(_APPEND, {"game_id": row.id, "seq": seq, "move": change.append})
-        return row_after(row, values)
-
-    def mark_hint(self, row: GameRow) -> None:
-        """Note that a hint was shown (the position and its version do not change)."""
-        if row.used_hint:
-            return
-        with self._writing() as conn:
-            conn.execute(update(games).where(games.c.id == row.id).values(used_hint=True))
+            return result
 
     def list_games(self, player_id: str, game: str | None, status: str | None,
                    limit: int) -> list[GameRow]:
@@ -448,14 +535,14 @@ class Store:
             q = q.where(games.c.status == status)
         q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit)
         with self.engine.connect() as conn:
-            return [GameRow.from_mapping(m) for m in conn.execute(q).mappings()]
+            return [GameRow.from_values(r) for r in conn.execute(q)]
 
     def player_games(self, player_id: str) -> list[GameRow]:
         """Every game of a player, oldest first (for the statistics)."""
         q = select(games).where(games.c.player_id == player_id).order_by(
             games.c.created_at, games.c.id)
         with self.engine.connect() as conn:
-            return [GameRow.from_mapping(m) for m in conn.execute(q).mappings()]
+            return [GameRow.from_values(r) for r in conn.execute(q)]
 
     # ------------------------------------------------------------------ feedback
 

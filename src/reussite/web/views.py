@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from reussite.cards import UP, card_code
-from reussite.engine import Position, RawMove
+from reussite.cards import UP
+from reussite.engine import Position, RawMove, view_entry
 from reussite.web.play import Outcome
 from reussite.web.storage import GameRow
 
@@ -37,17 +37,15 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     }
 
 
-_FACE_DOWN = orjson.dumps({"card": None, "up": False})
 _ENTRIES: dict[int, bytes] = {}
 
 
 def _entry(c: int) -> bytes:
-    """One card of a pile as the player sees it, as JSON (made once per card value)."""
+    """One card of a pile as the player sees it (:func:`.engine.view_entry`, the rule of
+    :meth:`Position.player_view`), as JSON, made once per card value."""
     e = _ENTRIES.get(c)
     if e is None:
-        # The rule of Position.player_view: a face-down card says nothing of itself.
-        e = orjson.dumps({"card": card_code(c), "up": True}) if c & UP else _FACE_DOWN
-        _ENTRIES[c] = e
+        e = _ENTRIES[c] = orjson.dumps(view_entry(c))
     return e
 
 

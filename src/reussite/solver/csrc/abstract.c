@@ -181,7 +181,7 @@ typedef struct {
     Budget bud;
     long long states;
     int err, cut;
-    int safe;            /* safe cards home as the only child (tune_cardset_safe) */
+    int safe;            /* safe cards home as the only child (Settings.cardset_safe) */
     AbStep *steps;       /* a win's moves, the last first (recorded as the search unwinds) */
     AbState *kid;        /* the children of the states on the path, AB_MAXKIDS a depth */
     AbStep *kstep;
@@ -466,8 +466,6 @@ static int ab_setup(const Pos *p, AbSpec *as, AbState *s) {
     return 0;
 }
 
-static __thread int tune_cardset_safe = 1;  /* 0: every move searched (tests, measurements) */
-
 /* A card-set search that can be resumed (one root). */
 typedef struct {
     AbSpec as;
@@ -492,15 +490,15 @@ static void abrun_free(AbRun *run) {
 /* The card-set search from p, resumed where the last run on `run` stopped (a fresh `run`:
    zeroed): ST_LOST (a proof), ST_WON (the picture's line in run->cx.steps; it proves
    nothing), ST_UNKNOWN (the budget ran out), -1 (it does not apply); *added: the positions this
-   run added. */
-static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t max_table,
-                           long long *added) {
+   run added. safe: Settings.cardset_safe, read by the first run. */
+static int abstract_resume(AbRun *run, const Pos *p, int safe, const Budget *bud,
+                           size_t max_table, long long *added) {
     *added = 0;
     if (!run->ready) {
         if (ab_setup(p, &run->as, &run->root)) return -1;
         memset(&run->cx, 0, sizeof run->cx);
         run->cx.as = &run->as;
-        run->cx.safe = tune_cardset_safe;
+        run->cx.safe = safe;
         size_t max = max_table / 2 > ((size_t)1 << 21) ? max_table / 2 : ((size_t)1 << 21);
         size_t slots = (size_t)AB_MAXDEPTH * AB_MAXKIDS;
         run->cx.kid = malloc(slots * sizeof(AbState));
@@ -534,30 +532,25 @@ static int abstract_resume(AbRun *run, const Pos *p, const Budget *bud, size_t m
 static int cardset_line(Pos *p, const AbStep *steps, int nsteps, Line *out);
 
 /* Shares of solve_pos's budget (from the start) where the card-set search's two runs end. */
-#ifndef CARDSET_FIRST
 #define CARDSET_FIRST 0.3
-#endif
-#ifndef CARDSET_END
 #define CARDSET_END 0.95
-#endif
-static __thread int tune_cardset = 1;  /* 0: off (experiments, tests) */
-static __thread int tune_cardset_lines = 0;  /* 1: also when the best line is asked for */
-static __thread double tune_cardset_first = CARDSET_FIRST, tune_cardset_end = CARDSET_END;
 
 /* One run of the card-set search from p (resumed on `run`) up to `share` of the budget from
    `start`; its positions are added to *total. ST_LOST: a proof; ST_WON: its line of real moves
    in *won (replayable); ST_UNKNOWN, with *seen_win set when the picture was won but its line
-   did not become one of real moves (never seen); -1: it does not apply to p. */
-static int cardset_phase(AbRun *run, Pos *p, double start, double time_limit,
-                         long long max_states, double share, size_t max_table,
-                         long long *total, Line *won, int *seen_win) {
+   did not become one of real moves (never seen); -1: it does not apply to p. *phase set to
+   PH_CARDSET when it runs. Times are of the clock clk. */
+static int cardset_phase(AbRun *run, Pos *p, int safe, clockid_t clk, double start,
+                         double time_limit, long long max_states, double share,
+                         size_t max_table, long long *total, Line *won, int *seen_win,
+                         int *phase) {
     Budget b = {time_limit < 0 ? -1.0 : start + time_limit * share,
-                max_states < 0 ? -1 : (long long)((double)max_states * share) - *total};
+                max_states < 0 ? -1 : (long long)((double)max_states * share) - *total, clk};
     if (b.max_states == 0 || (b.max_states < 0 && max_states >= 0)) return ST_UNKNOWN;
-    if (b.deadline >= 0 && now() >= b.deadline) return ST_UNKNOWN;
-    solve_phase = PH_CARDSET;
+    if (b.deadline >= 0 && now(clk) >= b.deadline) return ST_UNKNOWN;
+    *phase = PH_CARDSET;
     long long added;
-    int r = abstract_resume(run, p, &b, max_table, &added);
+    int r = abstract_resume(run, p, safe, &b, max_table, &added);
     *total += added;
     if (r == ST_WON) {
         if (cardset_line(p, run->cx.steps, run->cx.nsteps, won) == 0) return ST_WON;

@@ -21,12 +21,6 @@ typedef struct {
     int linelen;
 } Cand;
 
-/* The current try's ordering: the weight of a link of another suit in the evaluation (1 or 0),
-   and whether positions of equal score are taken in an order drawn from a hash of the position
-   (salted per try) rather than newest first. */
-static __thread int beam_any_link = 1, beam_hash_ties = 0;
-static __thread uint64_t beam_salt = 0;
-
 static int snap_size(const Pos *p) {
     int n = 1;
     for (int i = 0; i < p->sp->npiles; i++) n += 1 + p->len[i];
@@ -136,7 +130,8 @@ typedef struct {
     int hn, hcap;
 } Stage;
 
-static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score) {
+static int stage_node(Stage *st, const BeamOrder *o, Pos *p, int parent, int seed, Move m,
+                      int score) {
     if (st->n >= st->cap) {
         Node *v = grow_to(st->v, &st->cap, st->n + 1, sizeof *v, 4096);
         if (!v) return -1;
@@ -149,7 +144,7 @@ static int stage_node(Stage *st, Pos *p, int parent, int seed, Move m, int score
     nd->seed = seed;
     nd->m = m;
     nd->score = score;
-    nd->tie = beam_hash_ties ? (uint32_t)mix1(pos_key(p).a ^ beam_salt) : 0;
+    nd->tie = o->hash_ties ? (uint32_t)mix1(pos_key(p).a ^ o->salt) : 0;
     nd->snap = at;
     return st->n++;
 }
@@ -190,7 +185,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         snap_read(p, cur->v[i].snap);
         if (p->sp->reserve_only && proven_lost(p)) continue;
         table_add(&cx->table, pos_key(p));
-        int nd = stage_node(&st, p, -1, i, (Move){0, 0, 0}, evaluate(p, beam_any_link));
+        int nd = stage_node(&st, &cx->order, p, -1, i, (Move){0, 0, 0}, evaluate(p, &cx->order));
         if (nd < 0 || heap_push(&st, nd)) { result = -1; goto end; }
         if (stock_allowed(p) &&
             beam_offer(next, p, st.v[nd].score, pos_key(p), cur->v[i].line, cur->v[i].linelen)) {
@@ -203,7 +198,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
         snap_read(p, st.store + st.v[nd].snap);
         Last last = {0, {0, 0, 0}, 0};  /* no reversal rule here: the table stops loops */
         cx->kids.n = 0;
-        if (children(p, &last, &cx->kids, cx->buf)) { result = -1; goto end; }
+        if (children(p, &cx->mode, &last, &cx->kids, cx->buf)) { result = -1; goto end; }
         int nk = cx->kids.n;
         for (int c = 0; c < nk; c++) {
             Move m = cx->kids.v[c].m;
@@ -223,7 +218,8 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (added > 0) {
                 visited++;
                 (*states)++;
-                int child = stage_node(&st, p, nd, st.v[nd].seed, m, evaluate(p, beam_any_link));
+                int child = stage_node(&st, &cx->order, p, nd, st.v[nd].seed, m,
+                                       evaluate(p, &cx->order));
                 if (child < 0 || heap_push(&st, child)) { result = -1; goto end; }
                 int sc = st.v[child].score;
                 if (stock_allowed(p) && next->n == next->width && sc <= next->v[next->worst].score)
@@ -268,7 +264,7 @@ static int beam_last(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *sta
     Line line = {0};
     for (int i = 0; i < cur->n; i++) {
         snap_read(p, cur->v[i].snap);
-        Budget b = {bud->deadline, *states + reach / cur->n};
+        Budget b = {bud->deadline, *states + reach / cur->n, bud->clock};
         if (bud->max_states >= 0 && bud->max_states < b.max_states) b.max_states = bud->max_states;
         int cut = 0;
         int r = search_round(p, cx, &b, states, -1, 0, &cut, &line);
@@ -367,14 +363,10 @@ static int beam_search(Pos *root, Ctx *cx, const Budget *bud, long long *states,
         double w = (double)(8LL << (size / 2)) * (size & 1 ? 1.4142135623730951 : 1.0);
         int width = w < 4096.0 ? (int)w : 4096;
         cx->cut = 0;
-        beam_any_link = t % 3 == 1;
-        beam_hash_ties = t % 3 == 2;
-        beam_w_inv = t % 3 == 1 ? 10 : 3;  /* the reserve games' second ordering */
-        beam_salt = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1);
+        /* the reserve games' second ordering weighs a card above a lower one 10, not 3 */
+        cx->order = (BeamOrder){t % 3 == 1, t % 3 == 2, 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 1),
+                                t % 3 == 1 ? 10 : 3};
         int r = beam_try(root, cx, width, reach, bud, states, won);
-        beam_any_link = 1;
-        beam_hash_ties = 0;
-        beam_w_inv = 3;
         if (r) return r;
         if (!cx->cut) return 0; /* it saw all it could: a wider one would see the same */
         if (t % 3 == 2) { reach *= 2; size++; }

@@ -7,47 +7,16 @@
    for a win. It proves nothing: it answers won (a line the engine replays) or nothing. Tries
    of several weightings (kbest_orders) and growing sizes, see kbest_search. */
 
-enum { KW_HOME, KW_DOWN, KW_DOWN2, KW_BLOCK, KW_STOCK, KW_REACH, KW_PLAY, KW_SPACE, KW_KING,
-       KW_DEPTH, KW_LEVEL, KW_TIES, KW_NOISE, KW_GHOME, KW_GSTOCK, KW_WIDTH, KW_N };
+enum { KW_HOME, KW_DOWN, KW_BLOCK, KW_STOCK, KW_REACH, KW_PLAY, KW_SPACE, KW_KING, KW_DEPTH,
+       KW_NOISE, KW_N };
 
-/* A guide for the best-first search (kbest_guide): a winning line of the same position drawing
-   one card at a time, as the order in which it sends the cards home and the order in which it
-   takes them from the stock and waste. KW_GHOME counts, per position, the longest prefix of
-   the first order whose cards are all home; KW_GSTOCK that of the second whose cards have all
-   left the stock and waste. */
-static __thread uint8_t guide_home[64], guide_stock[64];
-static __thread int guide_nh = 0, guide_ns = 0;
-
-static int guide_bonus(const Pos *p, const int *w) {
-    const Spec *sp = p->sp;
-    int e = 0;
-    if (w[KW_GHOME] && guide_nh) {
-        uint64_t home = 0;
-        for (int f = sp->f0; f < sp->f0 + sp->nf; f++)
-            for (int k = 0; k < p->len[f]; k++) home |= (uint64_t)1 << (p->c[f][k] & 63);
-        int k = 0;
-        while (k < guide_nh && (home >> guide_home[k] & 1)) k++;
-        e += w[KW_GHOME] * k;
-    }
-    if (w[KW_GSTOCK] && guide_ns && sp->waste >= 0) {
-        uint64_t in = 0;
-        for (int k = 0; k < p->len[0]; k++) in |= (uint64_t)1 << (p->c[0][k] & 63);
-        for (int k = 0; k < p->len[sp->waste]; k++) in |= (uint64_t)1 << (p->c[sp->waste][k] & 63);
-        int k = 0;
-        while (k < guide_ns && !(in >> guide_stock[k] & 1)) k++;
-        e += w[KW_GSTOCK] * k;
-    }
-    return e;
-}
-
-/* The evaluation: cards home, face-down cards (and their square per pile: a deep pile costs
-   more), cards lying above a lower card of their own suit (it waits for them to move on the
-   tableau), cards in the stock and waste, and those that clicks alone bring to the waste's top
-   in the current cycle (and of them those that can be played now), empty piles, Kings at the
-   bottom of a pile. */
+/* The evaluation: cards home, face-down cards, cards lying above a lower card of their own
+   suit (it waits for them to move on the tableau), cards in the stock and waste, and those that
+   clicks alone bring to the waste's top in the current cycle (and of them those that can be
+   played now), empty piles, Kings at the bottom of a pile. */
 static int evaluate_klondike(const Pos *p, const int *w) {
     const Spec *sp = p->sp;
-    int e = w[KW_HOME] * p->fcards + guide_bonus(p, w);
+    int e = w[KW_HOME] * p->fcards;
     int blocked = 0, spaces = 0;
     int tops[MAXP], nt = 0;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
@@ -57,7 +26,7 @@ static int evaluate_klondike(const Pos *p, const int *w) {
         tops[nt++] = c[n - 1];
         int fd = 0;
         while (fd < n && !(c[fd] & UPF)) fd++;
-        e -= w[KW_DOWN] * fd + w[KW_DOWN2] * fd * fd;
+        e -= w[KW_DOWN] * fd;
         if (RANK(c[0]) == 13 && (c[0] & UPF)) e += w[KW_KING];
         int low[4] = {14, 14, 14, 14};  /* lowest rank of each suit seen below */
         for (int k = 0; k < n; k++) {
@@ -124,13 +93,13 @@ typedef struct {
     size_t used, scap;
     int *heap;
     int hn, hcap;
-    int ties;   /* 0: newest first among equal priorities, 1: by a hash, 2: oldest first */
 } KStage;
 
+/* Among equal priorities, by a hash of the position (salted per try), then newest first. */
 static inline int kheap_better(const KStage *st, int a, int b) {
     if (st->v[a].prio != st->v[b].prio) return st->v[a].prio > st->v[b].prio;
     if (st->v[a].tie != st->v[b].tie) return st->v[a].tie > st->v[b].tie;
-    return st->ties == 2 ? a < b : a > b;
+    return a > b;
 }
 
 INDEX_HEAP(kheap_push, kheap_pop, KStage, kheap_better)
@@ -175,11 +144,10 @@ static int knode_line(const KStage *st, int nd, int clicks, Move m, Line *out) {
 /* One best-first try: up to max_nodes new positions. 1 won (line in *won), 0 not, -1 error;
    *all set when it saw every position its children allow. */
 static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt,
-                     long long max_nodes, long long width, const Budget *bud, long long *states,
-                     Line *won, int *all) {
+                     long long max_nodes, const Budget *bud, long long *states, Line *won,
+                     int *all) {
     KStage st;
     memset(&st, 0, sizeof st);
-    st.ties = w[KW_TIES];
     Pos *p = calloc(1, sizeof(Pos));
     int result = 0;
     long long visited = 0;
@@ -190,22 +158,13 @@ static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt
     table_add(tab, pos_key(root));
     int r0 = knode_add(&st, root, -1, 0, (Move){0, 0, 0}, 0, 0, 0);
     if (r0 < 0 || kheap_push(&st, r0)) { result = -1; goto end; }
-    /* KW_WIDTH: at most that many positions expanded at each depth (a beam in best-first
-       order: the search cannot sink into one line's endless variations) */
-    static __thread int at_depth[32768];
-    int beam_cut = 0;
-    if (width) memset(at_depth, 0, sizeof at_depth);
-    while (st.hn && (max_nodes < 0 || visited < max_nodes)) {
+    while (st.hn && visited < max_nodes) {
         int nd = kheap_pop(&st);
-        if (width && at_depth[st.v[nd].depth]++ >= width) { beam_cut = 1; continue; }
         snap_read(p, st.store + st.v[nd].snap);
         int depth = st.v[nd].depth + 1;
         Last last = {0, {0, 0, 0}, 0};
         cx->kids.n = 0;
-        streamline = w[KW_LEVEL];
-        int rc = children(p, &last, &cx->kids, cx->buf);
-        streamline = 0;
-        if (rc) { result = -1; goto end; }
+        if (children(p, &cx->mode, &last, &cx->kids, cx->buf)) { result = -1; goto end; }
         int nk = cx->kids.n;
         for (int c = 0; c < nk; c++) {
             Child ch = cx->kids.v[c];
@@ -226,8 +185,7 @@ static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt
                 int prio = evaluate_klondike(p, w) - w[KW_DEPTH] * depth;
                 uint64_t h = mix1(key.a ^ salt);
                 if (w[KW_NOISE]) prio += (int)((h >> 40) % (uint64_t)(w[KW_NOISE] + 1));
-                uint32_t tie = w[KW_TIES] == 1 ? (uint32_t)h : 0;
-                int child = knode_add(&st, p, nd, ch.clicks, ch.m, prio, tie, depth);
+                int child = knode_add(&st, p, nd, ch.clicks, ch.m, prio, (uint32_t)h, depth);
                 if (child < 0 || kheap_push(&st, child)) { result = -1; goto end; }
             }
             for (int q = 0; q < steps; q++) pop_move(p);
@@ -235,7 +193,7 @@ static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt
         }
         if (!(visited & 63) && spent(bud, *states)) goto end;
     }
-    if (!st.hn && !beam_cut) *all = 1;
+    if (!st.hn) *all = 1;
 end:
     free(st.v);
     free(st.store);
@@ -250,18 +208,17 @@ end:
    deals of 1-1,000 left unknown, 1.5 s of CPU each), without noise they win 5 to 8 deals each,
    with a noise of 16, 40 or 100 11 or 12, and different ones. */
 static const int kbest_orders[][KW_N] = {
-    /* home down down2 block stock reach play space king depth level ties noise */
-    {20, 8, 0, 4, 1, 1, 2, 6, 3, 0, 0, 1, 16},
-    {20, 8, 0, 4, 1, 1, 2, 6, 3, 0, 0, 1, 40},
-    {20, 8, 0, 4, 1, 1, 2, 6, 3, 0, 0, 1, 100},
-    {10, 10, 0, 6, 2, 2, 2, 4, 4, 0, 0, 1, 20},
-    {20, 8, 0, 4, 0, 0, 0, 6, 3, 0, 0, 1, 40},
-    {20, 8, 0, 0, 1, 1, 2, 6, 3, 1, 0, 1, 40},
+    /* home down block stock reach play space king depth noise */
+    {20, 8, 4, 1, 1, 2, 6, 3, 0, 16},
+    {20, 8, 4, 1, 1, 2, 6, 3, 0, 40},
+    {20, 8, 4, 1, 1, 2, 6, 3, 0, 100},
+    {10, 10, 6, 2, 2, 2, 4, 4, 0, 20},
+    {20, 8, 4, 0, 0, 0, 6, 3, 0, 40},
+    {20, 8, 0, 1, 1, 2, 6, 3, 1, 40},
 };
 #define KBEST_NORDERS ((int)(sizeof kbest_orders / sizeof kbest_orders[0]))
 
-/* The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...), i from 1: the restarts' sizes when
-   grow is 0 (kbest_tries). */
+/* The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...), i from 1: the restarts' sizes. */
 static long long luby(long long i) {
     for (;;) {
         long long k = 1;
@@ -271,93 +228,52 @@ static long long luby(long long i) {
     }
 }
 
-/* Tries of growing size (`first` positions, multiplied by `grow` after each round of the
-   weightings ws[0..nw-1]; grow 0: `first` times luby(round)) until a win or the budget's end;
-   stops when a try saw all its children allow (a larger one would see the same) in every
-   weighting of a round. The salts run from `salt0`. */
-static int kbest_tries(Pos *root, Ctx *cx, const int (*ws)[KW_N], int nw, long long first,
-                       int grow, uint64_t salt0, const Budget *bud, long long *states,
-                       Line *won) {
-    long long size = first;
-    long long round = 1;  /* grow 0: the round's size is first times luby(round) */
+/* The first try's size; a round of the weightings has KBEST_FIRST times luby(round) positions
+   a try. Restarts of Luby sizes rather than doubling sizes: on Klondike draw 3 deals 1001-1400
+   they won the same hard deals, most of the later ones in fewer positions. */
+#define KBEST_FIRST 5000
+
+/* The best-first search: tries of the weightings in turn, KBEST_FIRST times luby(round)
+   positions each, until a win or the budget's end; it stops when every weighting of a round
+   saw all its children allow (a larger try would see the same). The tries' salts run from
+   salt0 (solve_pos's second run takes other salts than its first). */
+static int kbest_search(Pos *root, Ctx *cx, uint64_t salt0, const Budget *bud, long long *states,
+                        Line *won) {
+    long long size = KBEST_FIRST;
+    long long round = 1;
     int alls = 0;
     /* a table of its own, sized for a try (room for its positions, half full): the solver's
        table is sized for its whole budget (up to 2^24 slots), and clearing it for every try
        costs fresh pages over all of it */
     Table tab = {0};
     for (int t = 0; !spent(bud, *states); t++) {
-        int k = t % nw;
+        int k = t % KBEST_NORDERS;
         int all = 0;
-        long long width = ws[k][KW_WIDTH] * (size / first);
         size_t cap = (size_t)1 << 12;
         while ((long long)cap < 4 * (size + 1024) && cap < cx->table.max_cap) cap *= 2;
         if (cap != tab.cap) {
             table_free(&tab);
             if (table_init(&tab, cap, cx->table.max_cap)) return -1;
         }
-        int r = kbest_try(root, cx, &tab, ws[k],
-                          0x9e3779b97f4a7c15ULL * (salt0 + (uint64_t)t + 1),
-                          width ? -1 : size, width, bud, states, won, &all);
+        int r = kbest_try(root, cx, &tab, kbest_orders[k],
+                          0x9e3779b97f4a7c15ULL * (salt0 + (uint64_t)t + 1), size, bud, states,
+                          won, &all);
         if (r) { table_free(&tab); return r; }
         alls += all;
-        if (k == nw - 1) {
-            if (alls == nw) break;  /* every weighting saw all its children allow */
+        if (k == KBEST_NORDERS - 1) {
+            if (alls == KBEST_NORDERS) break;  /* every weighting saw all its children allow */
             alls = 0;
-            if (grow) size *= grow;
-            else size = first * luby(++round);
+            size = KBEST_FIRST * luby(++round);
         }
     }
     table_free(&tab);
     return 0;
 }
 
-/* Only for experiments (py_best_first): explicit weightings and sizes. */
-#define KBEST_MAXUSER 16
-static __thread int kbest_user = 0;
-static __thread int kbest_w[KBEST_MAXUSER][KW_N];
-static __thread long long kbest_first = 0;
-static __thread int kbest_grow = 2;
-
-#define KBEST_FIRST 5000
-/* The built-in tries' growth: 0, restarts of Luby sizes (KBEST_FIRST times 1, 1, 2, 1, 1, 2,
-   4, ...) since session 9 (2 before, each try twice the last): on deals 1001-1400 the same 30
-   hard best-first wins, 4 of 5 later ones in fewer positions, about 25 % more positions a
-   second (docs/solver.md, helper k3win9); the whole run of deals 1-1,000 measured with it. */
-#define KBEST_GROW 0
-/* For measurements only (py_tune): the built-in tries' first size and growth, the best-first
-   phase's share, and a stop after the win finders of draw-three games (the answer then unknown
-   unless one of them won). */
-static __thread long long tune_first = KBEST_FIRST;
-static __thread int tune_grow = KBEST_GROW;
-static __thread double tune_share = -1.0;
-static __thread int tune_stop = 0;
-static __thread double tune_l1 = -1.0;
-static __thread uint64_t kbest_salt0 = 0;
-/* The streamlined searches' first cap below a card turned up (levels 1 and 2; 0: one round,
-   no cap), see solve_pos. */
+/* The streamlined searches' first cap below a card turned up (levels 1 and 2, where the
+   best-first search runs), times FLIP_GROW a round, see solve_pos. */
 #define FLIP_CAP0 300
 #define FLIP_GROW 4
-static __thread long long tune_flip1 = FLIP_CAP0, tune_flip2 = FLIP_CAP0;
-/* Level 3 after level 1 ran to its deadline: up to this share of the budget (0: none, the
-   shipped schedule: in the solver level 3 won nothing the others did not, and it took the
-   second best-first search's time, see docs/solver.md; _core.tune sets it for experiments). */
-#define LEVEL3_SHARE 0.0
-static __thread double tune_l3 = LEVEL3_SHARE;
 /* Level 2's deadline (of the budget, from the start) when the best-first search runs (a
    quarter when it does not: the honest player's samples). */
 #define LEVEL2_SHARE 0.15
-static __thread double tune_l2 = LEVEL2_SHARE;
-/* The exact search of draw-three games turned over without limit (session 9, for experiments):
-   in rounds capped at the flips (flip_cap), the first cap this, times FLIP_GROW a round until a
-   round cut nothing off (that round is the whole exact search: lost is proved there); 0: one
-   uncapped round, the shipped setting (capped, it won no deal the win finders did not and cost
-   a loss proof, see docs/solver-s9-k3win9.md). Not when the best line is asked for. */
-#define EXACT_CAP0 0
-static __thread long long tune_xcap = EXACT_CAP0;
-static int kbest_search(Pos *root, Ctx *cx, const Budget *bud, long long *states, Line *won) {
-    if (kbest_user)
-        return kbest_tries(root, cx, (const int (*)[KW_N])kbest_w, kbest_user, kbest_first,
-                           kbest_grow, 0, bud, states, won);
-    return kbest_tries(root, cx, kbest_orders, KBEST_NORDERS, tune_first, tune_grow,
-                       kbest_salt0, bud, states, won);
-}

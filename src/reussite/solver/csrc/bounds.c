@@ -90,6 +90,8 @@ static void bound_play_ahead(Bound *b, int nr, const int *home, int *played) {
     }
 }
 
+/* proven_lost's working space: per thread for speed only (too large for the stack of a bound
+   called at every position), not a setting. */
 static __thread Bound bound_scratch;
 
 static int proven_lost(const Pos *p) {
@@ -273,7 +275,8 @@ static int order_lost(const Pos *p) {
             idx_of[v] = (int8_t)i;
             md &= ~((uint64_t)1 << v);
         }
-    /* the options of each D(x) and E(v) still to mark: (T, D, E needed) */
+    /* the options of each D(x) and E(v) still to mark: (T, D, E needed); per thread for speed
+       only (scratch, not a setting) */
     static __thread uint64_t ot[OB_MAXOPT], od[OB_MAXOPT], oe[OB_MAXOPT];
     int ostart[64], oend[64], estart[64], eend[64], nopt = 0;
     for (int t = sp->t0; t < sp->t0 + sp->nt; t++) {

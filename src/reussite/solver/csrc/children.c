@@ -41,6 +41,32 @@ typedef struct {
     int ops;
 } Last;
 
+/* The search's settings: the parts of solve that a test may switch off to test the others
+   alone. The product always runs SHIPPED; a test hook passes its own value for one call. The
+   value travels in the search's context (Ctx.set) and, for children(), in its Mode. */
+typedef struct {
+    int cardset;      /* solve runs the card-set search (abstract.c) */
+    int cardset_safe; /* the card-set search sends a safe card home as the only child */
+    int kbest;        /* solve runs the draw-three best-first search (best_first.c) */
+    int idle;         /* idle splits and descents are left out (idle_move) */
+} Settings;
+
+static const Settings SHIPPED = {1, 1, 1, 1};
+
+/* The rules of the search that is running, as children() and search_round read them: the
+   exact search (streamline 0, no relaxation rule, no flip cap), or one of solve_pos's other
+   phases, which sets its fields in the context (Ctx.mode) while it runs. */
+typedef struct {
+    int idle;             /* idle splits and descents left out (Settings.idle, no best line) */
+    int streamline;       /* 0: exact; 1, 2: the streamlined levels (see children) */
+    uint64_t stream_salt; /* the reserve restarts: the plays' order drawn from it (0: the
+                             engine's order) */
+    int relax_cover;      /* the draw-one relaxation's covering rule */
+    int relax_home;       /* and its home-at-once rule */
+    int relax_bound;      /* the order bound tried at every position (search_round) */
+    int flip_cap;         /* capped rounds at the flips: the root's face-down cards, or 0 */
+} Mode;
+
 static int has_triple(Triple *h, int n, int a, int b, int c) {
     for (int i = 0; i < n; i++)
         if (h[i].a == a && h[i].b == b && h[i].c == c) return 1;
@@ -92,29 +118,27 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
     return score;
 }
 
-/* The draw-one relaxation (solve_pos): while set, a card from the stock or waste that goes to the
-   tableau must be covered at once: the only children after it put a card on it (exact in a
-   draw-one game turned over without limit, see docs/solver.md), and such a position is keyed
-   apart from the same position reached otherwise. */
-static __thread int relax_cover = 0;
-/* The draw-one relaxation, with relax_cover: a card from the stock or waste that goes home
-   (not a King, not safe) must be followed at once by the next card of its suit going home: the
-   only children after it are that card's moves to the foundation, and such a position is keyed
-   apart too (exact in a draw-one game turned over without limit, see docs/solver.md, "Home at
-   once"). */
-static __thread int relax_home = 0;
+/* The draw-one relaxation's rules (solve_pos, Mode.relax_cover and relax_home), exact in a
+   draw-one game turned over without limit:
+   - covering: a card from the stock or waste that goes to the tableau must be covered at once
+     (the only children after it put a card on it): a line that leaves it uncovered can play it
+     later instead, when its cover comes;
+   - home at once: a card from the stock or waste that goes home (not a King, not safe) must be
+     followed at once by the next card of its suit going home: a line that sends it home earlier
+     than needed can send it home just before that next card.
+   A position reached under either obligation is keyed apart from the same position reached
+   otherwise (search_round).
 
-/* What the draw-one relaxation's rules can use at the next move (children, with relax_cover):
-   the cards of the stock and waste, the foundations' top cards (when they give back), the
-   tableau piles' top cards (face up), and each pile's run bases (a face-up card whose run
-   reaches the pile's top). */
+   What the rules can use at the next move: the cards of the stock and waste, the foundations'
+   top cards (when they give back), the tableau piles' top cards (face up), and each pile's run
+   bases (a face-up card whose run reaches the pile's top). */
 typedef struct {
     uint64_t sw, fnd, tops, bases_all, bases[MAXP];
 } Avail;
-static __thread Avail relax_avail;
 
 /* For each card, the cards that may be put on it in the tableau (one rank lower, as the build
-   rule says, in the pack): the relaxation's rules and the idle moves read it. */
+   rule says, in the pack): the relaxation's rules and the idle moves read it. A cache of the
+   last game's build rule, per thread for speed only (not a setting: it depends on the rules). */
 static __thread uint64_t fit_want[64];
 static __thread int fit_want_build = 0;  /* the build rule fit_want was filled for, plus 1 */
 
@@ -155,7 +179,7 @@ static void avail_fill(const Pos *p, Avail *a) {
     }
 }
 
-/* The covering rule (relax_cover): once card c from the waste is on tableau pile j, can the
+/* The covering rule: once card c from the waste is on tableau pile j, can the
    next move put a card on it? A card one rank lower of the other colour from the stock or
    waste, from a foundation's top, or at the base of a run reaching another pile's top. When
    none can, the child would have no child: a dead end, not searched (it holds no win). */
@@ -163,7 +187,7 @@ static int cover_exists(const Avail *a, int c, int j) {
     return (fit_want[c] & (a->sw | a->fnd | (a->bases_all ^ a->bases[j]))) != 0;
 }
 
-/* The home-at-once rule (relax_home): once card c (not a King) from the waste is home, can the
+/* The home-at-once rule: once card c (not a King) from the waste is home, can the
    next card of its suit go home at once, from a pile's top or from the stock or waste? */
 static int next_home_exists(const Avail *a, int c) {
     if (RANK(c) >= 13) return 1;
@@ -171,7 +195,8 @@ static int next_home_exists(const Avail *a, int c) {
     return ((a->sw | a->tops) & y) != 0;
 }
 
-static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_space) {
+static int waste_moves(const Pos *p, const Mode *md, const Avail *av, int c, int clicks,
+                       Kids *out, int first_space) {
     const Spec *sp = p->sp;
     int w = sp->waste;
     if (sp->ftakes != F_COMPLETE) {
@@ -190,7 +215,8 @@ static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_spa
             if (dup) continue;
             homes[nh][0] = ld; homes[nh][1] = hs; nh++;
             int safe = sp->waste_safe && sp->unlimited && is_safe(p, c);
-            if (relax_home && !safe && !next_home_exists(&relax_avail, c & 63)) continue;  /* a dead end */
+            if (md->relax_home && !safe && !next_home_exists(av, c & 63))
+                continue;  /* a dead end */
             Move m = {(int8_t)w, (int8_t)f, 1};
             if (kids_add(out, clicks, m, safe ? SAFE : 100 - clicks)) return -1;
         }
@@ -200,26 +226,27 @@ static int waste_moves(const Pos *p, int c, int clicks, Kids *out, int first_spa
         if (p->len[j]) {
             int t = top(p, j);
             if (fits(sp, c, t)) {
-                if (relax_cover && !cover_exists(&relax_avail, c & 63, j)) continue;  /* dead end */
+                if (md->relax_cover && !cover_exists(av, c & 63, j)) continue;  /* dead end */
                 int bonus = SUIT(t) == SUIT(c) ? 10 : 0;
                 if (kids_add(out, clicks, m, 65 + bonus - clicks)) return -1;
             }
         } else if ((!sp->space_king || RANK(c) == 13) && (first_space < 0 || j == first_space)) {
-            if (relax_cover && !cover_exists(&relax_avail, c & 63, j)) continue;  /* dead end */
+            if (md->relax_cover && !cover_exists(av, c & 63, j)) continue;  /* dead end */
             if (kids_add(out, clicks, m, 65 - clicks)) return -1;
         }
     }
     return 0;
 }
 
-static int macro_children(const Pos *p, Kids *out, int first_space) {
+static int macro_children(const Pos *p, const Mode *md, const Avail *av, Kids *out,
+                          int first_space) {
     const Spec *sp = p->sp;
     uint8_t stock[MAXL], waste[MAXL];
     int ns = p->len[0], nw = p->len[sp->waste];
     memcpy(stock, p->c[0], (size_t)ns);
     memcpy(waste, p->c[sp->waste], (size_t)nw);
     int redeals = p->redeals_used;
-    /* states seen: (waste length, redeals since now when limited) */
+    /* states seen: (waste length, redeals since now when limited); per thread for speed only */
     static __thread uint8_t seen[8][MAXL + 1];
     memset(seen, 0, sizeof seen);
     seen[0][nw] = 1;
@@ -238,7 +265,8 @@ static int macro_children(const Pos *p, Kids *out, int first_space) {
         if (sr >= 8) return -1; /* more redeals than any game of the catalogue allows */
         if (seen[sr][nw]) return 0;
         seen[sr][nw] = 1;
-        if (nw && waste_moves(p, waste[nw - 1] | UPF, clicks, out, first_space)) return -1;
+        if (nw && waste_moves(p, md, av, waste[nw - 1] | UPF, clicks, out, first_space))
+            return -1;
     }
 }
 
@@ -252,23 +280,10 @@ static void sort_kids(Child *v, int n) {
     }
 }
 
-/* The win finder of draw-three waste games (C only, see solve_pos): while set, children()
-   streamlines the search. It proves nothing. */
-static __thread int streamline = 0;
-/* The reserve games' streamlined search: 0, the engine's order of plays; otherwise the salt of
-   a random order (restarts, see reserve_restarts). */
-static __thread uint64_t stream_salt = 0;
-static __thread int stream_nobound = 0;  /* experiments: the win search without the rank bound */
-/* The draw-one relaxation's first part (solve_pos): while set, search_round tries the order bound
-   (order_lost) at every position it adds after a move onto the tableau from the stock or the
-   tableau, and does not search below one it proves lost (the
-   bound holds at any position of a Klondike-type game, see docs/solver.md). */
-static __thread int relax_bound = 0;
-
-/* The foundation whose next card must go home now (relax_home), or -1. */
-static int home_due(const Pos *p, const Last *last) {
+/* The foundation whose next card must go home now (the home-at-once rule), or -1. */
+static int home_due(const Pos *p, const Mode *md, const Last *last) {
     const Spec *sp = p->sp;
-    if (!relax_home || !last->have || last->m.s != sp->waste || sp->waste < 0 ||
+    if (!md->relax_home || !last->have || last->m.s != sp->waste || sp->waste < 0 ||
         sp->kind[last->m.d] != K_FOUNDATION || !p->len[last->m.d])
         return -1;
     int c = top(p, last->m.d);
@@ -276,22 +291,10 @@ static int home_due(const Pos *p, const Last *last) {
     return last->m.d;
 }
 
-/* The draw-three win finder's capped rounds (solve_pos): while set, search_round treats a move
-   that turns a face-down card up as a deal is treated in the capped rounds (the positions
-   searched under it capped), so that a streamlined search cannot sink for ever below one early
-   choice. The value: the face-down cards of the root (for the cap's scale). */
-static __thread int flip_cap = 0;
-
 /* Splits useful only through the move that follows them (Klondike-type games without a
-   reserve: in-suit foundations, alternating colours, runs moved whole, Kings only in spaces;
-   docs/solver.md, "Idle splits and descents"). tune_useless: bit 1 in every search but the
-   draw-one relaxation's searches under its own rules (relax_cover), bit 2 in those too (for
-   experiments only: the argument does not hold with their rules); USELESS0 ships. */
-#ifndef USELESS0
-#define USELESS0 1
-#endif
-static __thread int tune_useless = USELESS0;
-static __thread int idle_off = 0;  /* set: no idle move left out (solve_pos with best_line) */
+   reserve: in-suit foundations, alternating colours, runs moved whole, Kings only in spaces),
+   left out when Mode.idle is set, but not under the relaxation's rules (the argument below
+   does not hold with them). */
 
 /* The cards no move can take now: those of the tableau under the run that reaches each pile's
    top (face down, or face up under a card that does not fit). */
@@ -342,12 +345,13 @@ static int idle_move(const Pos *p, Move m, uint64_t *buried, int *filled) {
     return (want & ~*buried) == 0;
 }
 
-static inline int idle_on(const Spec *sp) {
-    return sp->order_bound && sp->nr == 0 && !idle_off && (tune_useless & (relax_cover ? 2 : 1));
+static inline int idle_on(const Spec *sp, const Mode *md) {
+    return sp->order_bound && sp->nr == 0 && md->idle && !md->relax_cover;
 }
 
-/* Appends the children of p (best first, a safe one alone) to out. -1 on memory error. */
-static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
+/* Appends the children of p (best first, a safe one alone) to out, under the rules of md.
+   -1 on memory error. */
+static int children(const Pos *p, const Mode *md, const Last *last, Kids *out, Move *buf) {
     const Spec *sp = p->sp;
     int start = out->n;
     int inter = tableau_interchangeable(p);
@@ -361,11 +365,12 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     int nh = 0;
     int nm = raw_moves(p, buf);
     int has_stock = 0;
-    int cover = relax_cover && last->have && last->m.s == sp->waste &&
+    int cover = md->relax_cover && last->have && last->m.s == sp->waste &&
                 sp->kind[last->m.d] == K_TABLEAU ? last->m.d : -1;
-    if (cover < 0) cover = home_due(p, last);  /* the next card of its suit home, at once */
-    if (relax_cover) avail_fill(p, &relax_avail);
-    int idle = idle_on(sp), idle_filled = 0;
+    if (cover < 0) cover = home_due(p, md, last);  /* the next card of its suit home, at once */
+    Avail av;
+    if (md->relax_cover) avail_fill(p, &av);
+    int idle = idle_on(sp, md), idle_filled = 0;
     uint64_t idle_buried_now = 0;
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
@@ -375,11 +380,11 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
         if (idle && idle_move(p, m, &idle_buried_now, &idle_filled)) continue;
-        if (relax_cover && m.s == sp->waste) {  /* dead ends of the relaxation's rules */
+        if (md->relax_cover && m.s == sp->waste) {  /* dead ends of the relaxation's rules */
             int c = top(p, m.s) & 63;
-            if (sp->kind[m.d] == K_TABLEAU && !cover_exists(&relax_avail, c, m.d)) continue;
-            if (sp->kind[m.d] == K_FOUNDATION && relax_home && sc < SAFE &&
-                !next_home_exists(&relax_avail, c))
+            if (sp->kind[m.d] == K_TABLEAU && !cover_exists(&av, c, m.d)) continue;
+            if (sp->kind[m.d] == K_FOUNDATION && md->relax_home && sc < SAFE &&
+                !next_home_exists(&av, c))
                 continue;
         }
         if (sc >= SAFE && cover < 0) {
@@ -388,7 +393,7 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         }
         if (kids_add(out, 0, m, sc)) return -1;
     }
-    if (sp->waste >= 0 && has_stock && macro_children(p, out, first_space)) return -1;
+    if (sp->waste >= 0 && has_stock && macro_children(p, md, &av, out, first_space)) return -1;
     if (cover >= 0) {
         int k = start;
         for (int q = start; q < out->n; q++)
@@ -399,21 +404,22 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
     }
     sort_kids(out->v + start, out->n - start);
     if (out->n > start && out->v[start].score >= SAFE) out->n = start + 1;
-    if (streamline && sp->reserve_only) {
-        /* the reserve games' streamliner: no deal while a card can go home */
+    if (md->streamline && sp->reserve_only) {
+        /* the reserve games' streamlined search: no deal while a card can go home */
         int k = start, plays = 0;
         for (int q = start; q < out->n; q++) plays += out->v[q].m.s >= 0;
-        if (plays && streamline == 1)
+        if (plays) {
             for (int q = start; q < out->n; q++)
                 if (out->v[q].m.s >= 0) out->v[k++] = out->v[q];
-        if (plays && streamline == 1) out->n = k;
-        if (stream_salt && out->n - start > 1) {
-            /* a restart of the portfolio: the plays in an order drawn from the salt and the
-               position (the same position, the same order within one try) */
+            out->n = k;
+        }
+        if (md->stream_salt && out->n - start > 1) {
+            /* a restart: the plays in an order drawn from the salt and the position (the same
+               position, the same order within one try) */
             Key pk = pos_key(p);
             for (int q = start; q < out->n; q++) {
                 const Child *c = &out->v[q];
-                uint64_t h = mix1(pk.a ^ (stream_salt * 0x9E3779B97F4A7C15ULL) ^
+                uint64_t h = mix1(pk.a ^ (md->stream_salt * 0x9E3779B97F4A7C15ULL) ^
                                   ((uint64_t)(c->m.s + 1) << 8) ^ (uint64_t)(c->m.d + 1));
                 out->v[q].score = (int)(h >> 33);
             }
@@ -421,21 +427,23 @@ static int children(const Pos *p, const Last *last, Kids *out, Move *buf) {
         }
         return 0;
     }
-    if (streamline) {
-        /* any card that can go home without a click goes home alone (not at level 3);
-           nothing comes back from a foundation */
+    if (md->streamline) {
+        /* the streamlined searches of draw-three games (levels 1 and 2): any card that can go
+           home without a click goes home alone, nothing comes back from a foundation; level 2
+           also never moves a run that already sits on a card it fits (a shuffle). They prove
+           nothing (a card may be needed on the tableau, a shuffle may be needed first). */
         int k = start;
         for (int q = start; q < out->n; q++) {
             Child c = out->v[q];
             if (sp->kind[c.m.s] == K_FOUNDATION) continue;
-            if (streamline == 2 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
+            if (md->streamline == 2 && !c.clicks && sp->kind[c.m.s] == K_TABLEAU
                 && sp->kind[c.m.d] == K_TABLEAU) {
                 int rest = p->len[c.m.s] - c.m.n;
                 if (rest > 0 && (p->c[c.m.s][rest - 1] & UPF)
                     && fits(sp, p->c[c.m.s][rest], p->c[c.m.s][rest - 1]))
                     continue; /* a shuffle: the run already sits on a card it fits */
             }
-            if (streamline < 3 && !c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
+            if (!c.clicks && sp->kind[c.m.d] == K_FOUNDATION) {
                 out->v[start] = c;
                 out->n = start + 1;
                 return 0;

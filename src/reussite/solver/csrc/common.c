@@ -1,25 +1,31 @@
 /* Part of _core.c (one translation unit: _core.c includes the parts in order):
    the beam's evaluation, budgets, frames and lines shared by the searches. */
 
-/* How promising a position of a tableau game looks, for the beam: cards home (a completed
-   suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
-   the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
-   fit -1, a link of another suit `any_link`: 1 or 0, the beam's two evaluations). Only the
-   beam uses it. */
+/* The beam's ordering in its current try (beam_search sets it in the context, Ctx.order: three
+   orderings in turn, each wins deals the others do not). */
+typedef struct {
+    int any_link;   /* evaluate: the weight of a link of another suit (1 or 0) */
+    int hash_ties;  /* equal scores taken in an order drawn from a hash of the position (salted
+                       per try) rather than newest first */
+    uint64_t salt;
+    int w_inv;      /* evaluate_reserve: the weight of a card above a lower one */
+} BeamOrder;
+
+/* evaluate_reserve: the penalty of a reserve pile emptied while the stock still deals. */
+#define BEAM_W_EMPTY 50
+
 /* The reserve games' evaluation (Leap Year, Auld Lang Syne), for the beam only: cards home,
    less a penalty for every reserve pile emptied while the stock still deals (the stock's cards
    then fall on fewer piles), less a weight for every card lying above a card of lower rank in
    its pile (the lower card waits for it). */
-static __thread int beam_w_empty = 50, beam_w_inv = 3;  /* beam_search's second try: 10 */
-
-static int evaluate_reserve(const Pos *p) {
+static int evaluate_reserve(const Pos *p, int w_inv) {
     const Spec *sp = p->sp;
     int e = 10 * p->fcards, inv = 0;
     for (int i = sp->r0; i < sp->r0 + sp->nr; i++) {
         int n = p->len[i];
         const uint8_t *c = p->c[i];
         if (!n) {
-            if (p->len[0]) e -= beam_w_empty;
+            if (p->len[0]) e -= BEAM_W_EMPTY;
             continue;
         }
         for (int k = 0; k < n; k++) {
@@ -27,12 +33,16 @@ static int evaluate_reserve(const Pos *p) {
             for (int q = k + 1; q < n; q++) inv += RANK(c[q]) > r;
         }
     }
-    return e - beam_w_inv * inv;
+    return e - w_inv * inv;
 }
 
-static int evaluate(const Pos *p, int any_link) {
+/* How promising a position of a tableau game looks, for the beam: cards home (a completed
+   suit outweighs the links it had), face-down cards, empty piles, cards in cells, and how well
+   the face-up cards are ordered (a same-suit link counts 2, a face-up card on one it does not
+   fit -1, a link of another suit o->any_link). In reserve games, evaluate_reserve. */
+static int evaluate(const Pos *p, const BeamOrder *o) {
     const Spec *sp = p->sp;
-    if (sp->reserve_only) return evaluate_reserve(p);
+    if (sp->reserve_only) return evaluate_reserve(p, o->w_inv);
     int e = 6 * p->fcards;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) {
         int n = p->len[i];
@@ -42,7 +52,7 @@ static int evaluate(const Pos *p, int any_link) {
             if (!(c[k] & UPF)) { e -= 5; continue; }
             if (k == 0 || !(c[k - 1] & UPF)) continue;
             int lower = c[k - 1], upper = c[k];
-            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : any_link;
+            if (fits(sp, upper, lower)) e += sp->build == B_ANY && SUIT(lower) == SUIT(upper) ? 2 : o->any_link;
             else e -= 1;
         }
     }
@@ -56,8 +66,8 @@ static int evaluate(const Pos *p, int any_link) {
      onto a card of its own suit: it trades a same-suit link for a weaker one;
    - a whole pile moved to an empty pile, and a move to an empty pile other than the first:
      the same cards end up in the same order, only in another place.
-   Without them the stages' best-first searches drown in shuffles of equal score: with them,
-   wins in Spider 4 suits and Astrocyte (none before at 10 s a deal). */
+   Without them the stages' best-first searches drown in shuffles of equal score, and the beam
+   wins no deal of Spider 4 suits or Astrocyte in 10 s; with them it wins some. */
 static int beam_skip(const Pos *p, Move m) {
     const Spec *sp = p->sp;
     if (m.s < 0 || sp->kind[m.s] != K_TABLEAU) return 0;
@@ -79,24 +89,24 @@ static int beam_skip(const Pos *p, Move m) {
     return 0;
 }
 
-typedef struct {
-    double deadline; /* < 0: none */
-    long long max_states; /* < 0: none */
-} Budget;
-
-/* The clock of budgets in seconds: wall time, or the CPU time of the searching thread (so that
-   a shared machine's load does not change what a budget buys). Set per search. */
-static __thread clockid_t budget_clock = CLOCK_MONOTONIC;
-
-static double now(void) {
+/* The time on a budget's clock in seconds: wall time (CLOCK_MONOTONIC), or the CPU time of the
+   searching thread (CLOCK_THREAD_CPUTIME_ID, so that a shared machine's load does not change
+   what a budget buys). */
+static double now(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(budget_clock, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+typedef struct {
+    double deadline;      /* < 0: none; else a time of `clock` */
+    long long max_states; /* < 0: none */
+    clockid_t clock;      /* read only with a deadline */
+} Budget;
+
 static int spent(const Budget *b, long long states) {
     if (b->max_states >= 0 && states >= b->max_states) return 1;
-    return b->deadline >= 0 && now() >= b->deadline;
+    return b->deadline >= 0 && now(b->clock) >= b->deadline;
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -161,7 +171,12 @@ static int line_add(Line *l, Move m) {
     return 0;
 }
 
+/* A search's context: its settings, the rules of the phase running, and what the phases
+   share (the table, the children's arena, the frames, the move buffer). */
 typedef struct {
+    const Settings *set;  /* SHIPPED, or a test hook's */
+    Mode mode;            /* the rules of the phase running (children, search_round) */
+    BeamOrder order;      /* the beam's current try */
     Table table;
     Kids kids;
     Frames frames;
@@ -170,6 +185,10 @@ typedef struct {
     int err;
     int beam;       /* 1: a beam search for a win first (tableau games dealt onto) */
     int cut;        /* the beam's try left something out (its width or reach was reached) */
+    int phase;      /* the phase of solve_pos running (PH_*), the one that decided at the end */
+    long long bound_cuts;  /* search_round with Mode.relax_bound: positions the bound cut */
+    long long idle_stop;   /* > 0: search_round stops after that many positions while
+                              bound_cuts is 0 (the relaxation's part with the order bound) */
 } Ctx;
 
 /* Moves played along the current path, from the root's history length. */

@@ -1,5 +1,25 @@
 /* Part of _core.c (one translation unit: _core.c includes the parts in order):
-   the module's Python functions (glue: arguments, results, the experiments' wrappers). */
+   the module's Python functions (glue: arguments and results). The product calls solve,
+   is_stuck and visible_plan; the functions named testing_* are test hooks: they run one part of
+   the search alone, or compare a part with search.py, for tests/solver. */
+
+/* Settings from Python: None (SHIPPED) or a tuple (cardset, cardset_safe, kbest, idle) of ints
+   (a test hook's, for one call). 0, or -1 with an exception set. */
+static int parse_settings(PyObject *o, Settings *set) {
+    *set = SHIPPED;
+    if (o == Py_None) return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 4) {
+        PyErr_SetString(PyExc_ValueError, "settings: None or a tuple of 4 ints");
+        return -1;
+    }
+    int *fields[] = {&set->cardset, &set->cardset_safe, &set->kbest, &set->idle};
+    for (int i = 0; i < 4; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *fields[i] = v != 0;
+    }
+    return 0;
+}
 
 static int parse_spec(PyObject *o, Spec *sp) {
     /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit_suit, space_king, ftakes,
@@ -188,10 +208,17 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
                          (unsigned long long)k.b);
 }
 
+/* testing_children(spec, piles, redeals, last move or None, its ops, settings) -> [(step,
+   score)]: the exact search's children (search.py's children, compared by the tests). */
 static PyObject *py_children(PyObject *self, PyObject *args) {
-    PyObject *spec, *piles, *redeals, *lastm;
+    PyObject *spec, *piles, *redeals, *lastm, *so;
     int lops;
-    if (!PyArg_ParseTuple(args, "OOOOi", &spec, &piles, &redeals, &lastm, &lops)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOiO", &spec, &piles, &redeals, &lastm, &lops, &so))
+        return NULL;
+    Settings set;
+    if (parse_settings(so, &set)) return NULL;
+    Mode md = {0};
+    md.idle = set.idle;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
@@ -202,7 +229,7 @@ static PyObject *py_children(PyObject *self, PyObject *args) {
     }
     Kids kids = {0};
     Move *buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
-    if (!buf || children(p, &last, &kids, buf)) {
+    if (!buf || children(p, &md, &last, &kids, buf)) {
         free(buf); free(kids.v); free_pos(p);
         return PyErr_NoMemory();
     }
@@ -235,16 +262,30 @@ static PyObject *result_value(int rc, Result *res) {
     return Py_BuildValue("(iNL)", res->status, line, res->states);
 }
 
+/* The same with a fourth item, `extra` (the phase, the winning try, the positions cut...). */
+static PyObject *result_value4(int rc, Result *res, long long extra) {
+    PyObject *line = result_line(rc, res);
+    if (!line) return NULL;
+    return Py_BuildValue("(iNLL)", res->status, line, res->states, extra);
+}
+
+/* solve(spec, piles, redeals, time_limit, max_states, best_line, max_table, ordering, cpu,
+   streamlined[, settings]) -> (status, line, positions, phase): the full-information search
+   (solve_pos). ordering 0: exactly search.py's search (no win finder, no card-set search, no
+   relaxation); streamlined -1: the draw-three streamlined searches unless best_line; settings:
+   None (the product) or a test's (parse_settings). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *spec, *piles, *redeals;
+    PyObject *spec, *piles, *redeals, *so = Py_None;
     double time_limit;
     long long max_states;
-    int best_line;
+    int best_line, ordering, cpu, streamlined;
     unsigned long long max_table;
-    int ordering = 1, cpu = 0, streamlined = -1, best_first = 1;
-    if (!PyArg_ParseTuple(args, "OOOdLpK|ipip", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &best_line, &max_table, &ordering, &cpu, &streamlined, &best_first))
+    if (!PyArg_ParseTuple(args, "OOOdLpKpii|O", &spec, &piles, &redeals, &time_limit,
+                          &max_states, &best_line, &max_table, &ordering, &cpu, &streamlined,
+                          &so))
         return NULL;
+    Settings set;
+    if (parse_settings(so, &set)) return NULL;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
@@ -252,63 +293,26 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memset(&res, 0, sizeof res);
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    rc = solve_pos(p, time_limit, max_states, best_line, (size_t)max_table, ordering,
-                   streamlined, best_first, &res);
+    rc = solve_pos(p, &set, cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, time_limit,
+                   max_states, best_line, (size_t)max_table, ordering, streamlined, &res);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    return result_value(rc, &res);
+    return result_value4(rc, &res, res.phase);
 }
 
-/* Experiments: streamlined restarts alone. Try t (0, 1, ...) runs the reserve streamlined
-   search with the salt first_salt + t (0: the engine's order) on `size` positions (times
-   `growth` every `every` tries), until a win, the time limit or `tries` tries. */
-static int restarts_pos(Pos *p, double time_limit, long long size, int tries, int every,
-                        double growth, uint64_t first_salt, int level, Result *res, int *which) {
-    double start = now();
-    Ctx cx;
-    memset(&cx, 0, sizeof cx);
-    res->states = 0;
-    res->line.n = 0;
-    res->status = ST_UNKNOWN;
-    *which = -1;
-    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(p->sp));
-    if (!cx.buf || table_init(&cx.table, (size_t)1 << 20, (size_t)1 << 28)) { free(cx.buf); return -1; }
-    long long total = 0;
-    Line won = {0};
-    double sz = (double)size;
-    for (int t = 0; t < tries; t++) {
-        Budget part = {time_limit < 0 ? -1.0 : start + time_limit, total + (long long)sz};
-        int cut = 0;
-        streamline = level == 3 ? 1 : level;
-        stream_nobound = level == 3;
-        stream_salt = first_salt + (uint64_t)t;
-        int r = search_round(p, &cx, &part, &total, -1, 0, &cut, &won);
-        streamline = 0;
-        stream_salt = 0;
-        stream_nobound = 0;
-        if (cx.err) break;
-        if (r == ST_WON) { res->status = ST_WON; *which = t; break; }
-        if (time_limit >= 0 && now() >= start + time_limit) break;
-        if (every > 0 && (t + 1) % every == 0) sz *= growth;
-    }
-    res->states = total;
-    if (res->status == ST_WON) { res->line = won; won.v = NULL; }
-    free(won.v);
-    ctx_free(&cx);
-    return cx.err ? -1 : 0;
-}
-
-/* Experiments and tests: the reserve games' wide beam alone, one setting:
-   (status, line, positions). */
+/* testing_wide_beam(spec, piles, redeals, width, cap, w_inv, bound_deals) -> (status,
+   line, positions, positions the rank bound left out): the reserve games' wide beam alone, one
+   setting, no budget (status unknown at once in the games it is not for). */
 static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    double time_limit;
-    int width, cap, w_inv, w_empty, cpu, bound_deals = 0;
-    if (!PyArg_ParseTuple(args, "OOOdiiiip|i", &spec, &piles, &redeals, &time_limit, &width,
-                          &cap, &w_inv, &w_empty, &cpu, &bound_deals))
+    int width, cap, w_inv, bound_deals;
+    if (!PyArg_ParseTuple(args, "OOOiiii", &spec, &piles, &redeals, &width, &cap, &w_inv,
+                          &bound_deals))
         return NULL;
-    if (width < 1 || cap < 1) { PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1"); return NULL; }
+    if (width < 1 || cap < 1) {
+        PyErr_SetString(PyExc_ValueError, "width and cap must be >= 1");
+        return NULL;
+    }
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
@@ -316,47 +320,50 @@ static PyObject *py_wide_beam(PyObject *self, PyObject *args) {
     memset(&res, 0, sizeof res);
     res.status = ST_UNKNOWN;
     int rc = 0;
+    long long cut = 0;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, -1};
+    Budget b = {-1.0, -1};
     if (wide_beam_game(&sp)) {
-        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, w_empty,
-                          bound_deals);
+        int r = wide_beam(p, &b, &res.states, &res.line, width, cap, w_inv, bound_deals, &cut);
         if (r < 0) rc = -1;
         if (r > 0) res.status = ST_WON;
     }
     Py_END_ALLOW_THREADS
     free_pos(p);
-    return result_value(rc, &res);
+    return result_value4(rc, &res, cut);
 }
 
-static PyObject *py_wide_beam_cut(PyObject *self, PyObject *args) {
-    return PyLong_FromLongLong(wb_bound_cut);
-}
-
+/* testing_restarts(spec, piles, redeals, size, tries, salt0) -> (status, line, positions, the
+   winning try or -1): the reserve games' streamlined restarts alone (reserve_restarts, as
+   solve_pos runs them), `tries` tries of `size` positions from the salt salt0. */
 static PyObject *py_restarts(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    double time_limit, growth;
-    long long size;
-    int tries, every, cpu, level = 1;
-    unsigned long long salt;
-    if (!PyArg_ParseTuple(args, "OOOdLiidKp|i", &spec, &piles, &redeals, &time_limit, &size,
-                          &tries, &every, &growth, &salt, &cpu, &level))
+    long long size, tries;
+    unsigned long long salt0;
+    if (!PyArg_ParseTuple(args, "OOOLLK", &spec, &piles, &redeals, &size, &tries, &salt0))
         return NULL;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     Result res;
     memset(&res, 0, sizeof res);
-    int rc, which = -1;
+    res.status = ST_UNKNOWN;
+    long long which = -1;
+    int rc = 0;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    rc = restarts_pos(p, time_limit, size, tries, every, growth, (uint64_t)salt, level, &res, &which);
+    Ctx cx;
+    if (ctx_open(&cx, &sp, &SHIPPED, -1)) rc = -1;
+    else {
+        Budget end = {-1.0, -1};
+        res.status = reserve_restarts(p, &cx, &end, &res.states, size, salt0, tries, &res.line,
+                                      &which);
+        if (cx.err) rc = -1;
+    }
+    ctx_free(&cx);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    PyObject *line = result_line(rc, &res);
-    if (!line) return NULL;
-    return Py_BuildValue("(iNLi)", res.status, line, res.states, which);
+    if (res.status != ST_WON) res.line.n = 0;
+    return result_value4(rc, &res, which);
 }
 
 static PyObject *py_is_stuck(PyObject *self, PyObject *args) {
@@ -381,17 +388,15 @@ static PyObject *py_proven_lost(PyObject *self, PyObject *args) {
     return PyBool_FromLong(r);
 }
 
-/* abstract(spec, piles, redeals, time_limit, max_states[, cpu, chunk]) -> (status, positions):
-   the card-set search of Klondike-type games alone (abstract.c); status -1 when it does not
-   apply. With chunk > 0 the search runs in resumed runs of chunk positions each (the tests
-   check that it answers as one run). */
+/* testing_cardset(spec, piles, redeals, max_states, chunk, safe) -> (status, positions): the
+   card-set search of Klondike-type games alone (abstract.c); status -1 when it does not apply.
+   With chunk > 0 it runs in resumed runs of chunk positions each (the tests check that it
+   answers as one run); safe: its safe-card pruning (Settings.cardset_safe). */
 static PyObject *py_abstract(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    double time_limit;
-    long long max_states, chunk = 0;
-    int cpu = 1;
-    if (!PyArg_ParseTuple(args, "OOOdL|pL", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &cpu, &chunk))
+    long long max_states, chunk;
+    int safe;
+    if (!PyArg_ParseTuple(args, "OOOLLp", &spec, &piles, &redeals, &max_states, &chunk, &safe))
         return NULL;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
@@ -399,20 +404,16 @@ static PyObject *py_abstract(PyObject *self, PyObject *args) {
     int r;
     long long states = 0;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    double deadline = time_limit < 0 ? -1.0 : now() + time_limit;
     AbRun run;
     memset(&run, 0, sizeof run);
     for (;;) {  /* one run, or resumed runs of `chunk` positions */
         long long cap = max_states;
         if (chunk > 0 && (max_states < 0 || states + chunk < max_states)) cap = states + chunk;
-        Budget b = {deadline, cap < 0 ? -1 : cap - states};
+        Budget b = {-1.0, cap < 0 ? -1 : cap - states};
         long long added;
-        r = abstract_resume(&run, p, &b, (size_t)1 << 30, &added);
+        r = abstract_resume(&run, p, safe, &b, (size_t)1 << 30, &added);
         states += added;
-        if (chunk <= 0 || r != ST_UNKNOWN || (max_states >= 0 && states >= max_states) ||
-            (deadline >= 0 && now() >= deadline))
-            break;
+        if (chunk <= 0 || r != ST_UNKNOWN || (max_states >= 0 && states >= max_states)) break;
     }
     abrun_free(&run);
     Py_END_ALLOW_THREADS
@@ -445,7 +446,7 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of VW_N (20) ints");
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of VW_N (14) ints");
         return NULL;
     }
     int w[VW_N];
@@ -500,136 +501,55 @@ out:
     return NULL;
 }
 
-/* best_first(spec, piles, redeals, weights (KW_N ints, or () for the built-in orderings),
-   time_limit, max_states, cpu) -> (status, line, positions): the Klondike best-first search
-   alone, for experiments. */
-static PyObject *py_best_first(PyObject *self, PyObject *args) {
-    PyObject *spec, *piles, *redeals, *weights;
-    double time_limit;
-    long long max_states, first = 5000, guide = 0;
-    int cpu, grow = 2;
-    if (!PyArg_ParseTuple(args, "OOOOdLp|LiL", &spec, &piles, &redeals, &weights, &time_limit,
-                          &max_states, &cpu, &first, &grow, &guide))
-        return NULL;
-    /* weights: () for the built-in orderings, a tuple of KW_N ints, or a tuple of such tuples */
-    if (!PyTuple_Check(weights)) {
-        PyErr_SetString(PyExc_TypeError, "weights: a tuple");
-        return NULL;
-    }
-    int nw = 0, w[KBEST_MAXUSER][KW_N];
-    Py_ssize_t nt = PyTuple_GET_SIZE(weights);
-    int nested = nt > 0 && PyTuple_Check(PyTuple_GET_ITEM(weights, 0));
-    for (Py_ssize_t q = 0; q < (nested ? nt : nt ? 1 : 0); q++) {
-        PyObject *one = nested ? PyTuple_GET_ITEM(weights, q) : weights;
-        if (!PyTuple_Check(one) || PyTuple_GET_SIZE(one) != KW_N || nw >= KBEST_MAXUSER) {
-            PyErr_SetString(PyExc_ValueError, "weights: tuples of KW_N ints");
-            return NULL;
-        }
-        for (int i = 0; i < KW_N; i++) {
-            long v = PyLong_AsLong(PyTuple_GET_ITEM(one, i));
-            if (v == -1 && PyErr_Occurred()) return NULL;
-            w[nw][i] = (int)v;
-        }
-        nw++;
-    }
-    Spec sp;
-    Pos *p = spec_pos(spec, piles, redeals, &sp);
-    if (!p) return NULL;
-    Line won = {0};
-    long long states = 0;
-    int r = 0, err = 0;
-    Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-    Ctx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.buf = malloc(sizeof(Move) * (size_t)max_moves(&sp));
-    if (!cx.buf || table_init(&cx.table, (size_t)1 << 22, (size_t)1 << 28)) err = 1;
-    else {
-        Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
-        int lost = 0;
-        if (guide > 0) {
-            Budget gb = {b.deadline, guide};
-            if (kbest_guide(p, &cx, &gb, &states, &lost) < 0) err = 1;
-        }
-        kbest_user = nw;
-        if (nw) memcpy(kbest_w, w, sizeof w);
-        kbest_first = first;
-        kbest_grow = grow;
-        /* the built-in weightings (nw 0) with these sizes too */
-        long long first0 = tune_first;
-        int grow0 = tune_grow;
-        tune_first = first;
-        tune_grow = grow;
-        r = err || lost ? 0 : kbest_search(p, &cx, &b, &states, &won);
-        tune_first = first0;
-        tune_grow = grow0;
-        kbest_user = 0;
-        guide_nh = guide_ns = 0;
-        if (r < 0) err = 1;
-    }
-    ctx_free(&cx);
-    Py_END_ALLOW_THREADS
-    free_pos(p);
-    if (err) { free(won.v); return PyErr_NoMemory(); }
-    PyObject *line = moves_list(won.v, r > 0 ? won.n : 0);
-    free(won.v);
-    if (!line) return NULL;
-    return Py_BuildValue("(iNL)", r > 0 ? ST_WON : ST_UNKNOWN, line, states);
-}
-
-/* Experiments: a streamlined search of draw-three games alone (level 2 or 1, 0 none), in capped
-   rounds at the flips (flip_cap) from cap0 positions, times grow each round, when cap0 > 0.
-   (status, line, positions, rounds). A win or nothing. */
+/* testing_stream(spec, piles, redeals, max_states, level, cap) -> (status, line, positions,
+   rounds): a streamlined search of draw-three games alone (level 1 or 2), in rounds capped at
+   the flips from `cap` positions (times FLIP_GROW a round) when cap > 0, else one round
+   (stream_rounds, as solve_pos runs it). A win or nothing: lost means the streamlined space
+   has no win, which proves nothing, so it is answered unknown. */
 static PyObject *py_stream(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    double time_limit;
-    long long max_states, cap0;
-    int level, cpu, grow;
-    if (!PyArg_ParseTuple(args, "OOOdLpiLi", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &cpu, &level, &cap0, &grow))
+    long long max_states, cap;
+    int level;
+    if (!PyArg_ParseTuple(args, "OOOLiL", &spec, &piles, &redeals, &max_states, &level, &cap))
         return NULL;
+    if (level != 1 && level != 2) {
+        PyErr_SetString(PyExc_ValueError, "level: 1 or 2");
+        return NULL;
+    }
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
-    long long states = 0;
-    int r = ST_UNKNOWN, err = 0, rounds = 0;
-    Line won = {0};
+    Result res;
+    memset(&res, 0, sizeof res);
+    int rc = 0, rounds = 0;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Ctx cx;
-    if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
+    if (ctx_open(&cx, &sp, &SHIPPED, max_states)) rc = -1;
     else {
-        Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
-        order_eval = level >= 10;
-        r = stream_rounds(p, &cx, &b, &states, level % 10, cap0, grow, tableau_down(p, &sp),
-                          &won, &rounds);
-        order_eval = 0;
-        if (cx.err) err = 1;
-        /* streamlined: proves nothing; level 0 (the exact search's children, capped or not):
-           a round that cut nothing saw the whole space, lost */
-        if (r == ST_LOST && level % 10) r = ST_UNKNOWN;
+        Budget b = {-1.0, max_states};
+        res.status = stream_rounds(p, &cx, &b, &res.states, level, cap, FLIP_GROW,
+                                   tableau_down(p, &sp), &res.line, &rounds);
+        if (cx.err) rc = -1;
+        if (res.status == ST_LOST) res.status = ST_UNKNOWN;
     }
     ctx_free(&cx);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    if (err) { free(won.v); return PyErr_NoMemory(); }
-    PyObject *line = moves_list(won.v, r == ST_WON ? won.n : 0);
-    free(won.v);
-    if (!line) return NULL;
-    return Py_BuildValue("(iNLi)", r, line, states, rounds);
+    if (res.status != ST_WON) res.line.n = 0;
+    return result_value4(rc, &res, rounds);
 }
 
-/* One exact search round alone (no win finder, no relaxation), with the draw-one covering rule
-   (relax: exact only in a draw-one game turned over without limit) and the order bound at every
-   position (bound: Klondike-type games) if asked for. For the tests and for measuring.
-   (status, positions). */
+/* testing_exhaust(spec, piles, redeals, max_states, cover, bound, home) -> (status, positions):
+   one exact search round alone (no win finder, no bound at the root), with the draw-one
+   relaxation's rules (cover: the covering rule, home: with it the home-at-once rule; exact only
+   in a draw-one game turned over without limit) and the order bound at every position (bound:
+   Klondike-type games) if asked for. */
 static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals;
-    double time_limit;
     long long max_states;
-    int relax, bound, cpu, home = 0;
-    if (!PyArg_ParseTuple(args, "OOOdLppp|p", &spec, &piles, &redeals, &time_limit, &max_states,
-                          &relax, &bound, &cpu, &home))
+    int cover, bound, home;
+    if (!PyArg_ParseTuple(args, "OOOLppp", &spec, &piles, &redeals, &max_states, &cover, &bound,
+                          &home))
         return NULL;
     Spec sp;
     Pos *p = spec_pos(spec, piles, redeals, &sp);
@@ -637,21 +557,17 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     long long states = 0;
     int r = ST_UNKNOWN, err = 0;
     Py_BEGIN_ALLOW_THREADS
-    budget_clock = cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     Ctx cx;
-    if (ctx_open(&cx, &sp, time_limit, max_states)) err = 1;
+    if (ctx_open(&cx, &sp, &SHIPPED, max_states)) err = 1;
     else if (is_won(p)) r = ST_WON;
     else {
-        Budget b = {time_limit < 0 ? -1.0 : now() + time_limit, max_states};
+        Budget b = {-1.0, max_states};
         Line won = {0};
         int cut = 0;
-        relax_cover = relax;
-        relax_home = relax && home;
-        relax_bound = bound && sp.order_bound;
+        cx.mode.relax_cover = cover;
+        cx.mode.relax_home = cover && home;
+        cx.mode.relax_bound = bound && sp.order_bound;
         r = search_round(p, &cx, &b, &states, -1, 0, &cut, &won);
-        relax_cover = 0;
-        relax_home = 0;
-        relax_bound = 0;
         free(won.v);
         if (cx.err) err = 1;
     }
@@ -662,111 +578,35 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iL)", r, states);
 }
 
-/* tune(first, grow, share, stop, level1, flip1, flip2, level3, level2, exact_cap), each also by
-   keyword: the win finders' schedule for measurements and tests. Every argument left out (or -1,
-   stop False) is the shipped setting, so tune() restores them all. */
-static PyObject *py_tune(PyObject *self, PyObject *args, PyObject *kw) {
-    (void)self;
-    static char *names[] = {"first", "grow", "share", "stop", "level1", "flip1", "flip2",
-                            "level3", "level2", "exact_cap", "useless", NULL};
-    long long first = -1, f1 = -1, f2 = -1, xcap = -1;
-    int grow = -1, stop = 0, useless = -1;
-    double share = -1.0, l1 = -1.0, l3 = -1.0, l2 = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LidpdLLddLi", names, &first, &grow, &share,
-                                     &stop, &l1, &f1, &f2, &l3, &l2, &xcap, &useless))
-        return NULL;
-    tune_first = first >= 0 ? first : KBEST_FIRST;
-    tune_grow = grow >= 0 ? grow : KBEST_GROW;
-    tune_share = share;  /* < 0: KBEST_SHARE */
-    tune_stop = stop;
-    tune_l1 = l1;        /* < 0: the shipped deadlines of level 1 */
-    tune_flip1 = f1 >= 0 ? f1 : FLIP_CAP0;
-    tune_flip2 = f2 >= 0 ? f2 : FLIP_CAP0;
-    tune_l3 = l3 >= 0 ? l3 : LEVEL3_SHARE;
-    tune_l2 = l2 >= 0 ? l2 : LEVEL2_SHARE;
-    tune_xcap = xcap >= 0 ? xcap : EXACT_CAP0;
-    tune_useless = useless >= 0 ? useless : USELESS0;
-    Py_RETURN_NONE;
-}
-
-/* tune_cardset(on, first, end, safe), each also by keyword: the card-set search in solve (on:
-   1 or 0), the shares of the budget where its two runs end, its safe-card pruning (1 or 0);
-   left out or negative: the shipped setting. Apart from tune(), which leaves it as it is. */
-static PyObject *py_tune_cardset(PyObject *self, PyObject *args, PyObject *kw) {
-    (void)self;
-    static char *names[] = {"on", "first", "end", "safe", "lines", NULL};
-    int on = -1, safe = -1, lines = -1;
-    double first = -1.0, end = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|iddii", names, &on, &first, &end, &safe,
-                                     &lines))
-        return NULL;
-    tune_cardset_lines = lines >= 0 ? lines : 0;
-    tune_cardset = on >= 0 ? on : 1;
-    tune_cardset_first = first >= 0 ? first : CARDSET_FIRST;
-    tune_cardset_end = end >= 0 ? end : CARDSET_END;
-    tune_cardset_safe = safe >= 0 ? safe : 1;
-    Py_RETURN_NONE;
-}
-
-/* tune_relax(end, least_progress, idle), each also by keyword: the draw-one relaxation's
-   extension and idle stop, for measurements and tests. Left out or negative: the shipped
-   setting (RELAX_EXT_END, RELAX_MIN_PROGRESS, RELAX_IDLE); 0 switches the extension or the idle
-   stop off. */
-static PyObject *py_tune_relax(PyObject *self, PyObject *args, PyObject *kw) {
-    (void)self;
-    static char *names[] = {"end", "least_progress", "idle", NULL};
-    double ext = -1.0, prog = -1.0;
-    long long idle = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ddL", names, &ext, &prog, &idle)) return NULL;
-    relax_ext_end = ext >= 0 ? ext : RELAX_EXT_END;
-    relax_min_progress = prog >= 0 ? prog : RELAX_MIN_PROGRESS;
-    relax_idle = idle >= 0 ? idle : RELAX_IDLE;
-    Py_RETURN_NONE;
-}
-
-static PyObject *py_last_phase(PyObject *self, PyObject *args) {
-    (void)self; (void)args;
-    return PyLong_FromLong(solve_phase);
-}
-
 static PyMethodDef methods[] = {
-    {"exhaust", py_exhaust, METH_VARARGS, "One exact search round alone, with the covering rule"
-     " and the order bound at every position if asked for: (status, positions)."},
-    {"tune", (PyCFunction)(void (*)(void))py_tune, METH_VARARGS | METH_KEYWORDS,
-     "For measurements and tests only: tune(first, grow, share, stop, level1, flip1, flip2,"
-     " level3, level2, exact_cap), the draw-three win finders' schedule (the best-first search's"
-     " first size and growth, 0: Luby sizes; its share; stop after the win finders; level 1's"
-     " deadline; the flip caps; level 3's and level 2's deadlines; the exact search's first flip"
-     " cap, 0: one round). Left out or -1: the shipped setting."},
-    {"tune_relax", (PyCFunction)(void (*)(void))py_tune_relax, METH_VARARGS | METH_KEYWORDS,
-     "For measurements and tests only: tune_relax(end, least_progress, idle) of the draw-one"
-     " relaxation (RELAX_EXT_END, RELAX_MIN_PROGRESS, RELAX_IDLE); left out or negative: the"
-     " shipped setting; 0 switches the extension or the idle stop off."},
-    {"last_phase", py_last_phase, METH_NOARGS, "The phase of the last solve (this thread) that"
-     " ran last: 0 root, 1 beam, 2 best-first, 3 level 2, 4 level 1, 5 relaxation, 6 reserve"
-     " streamlined, 7 exact, 8 the wide beam (Leap Year), 9 level 3."},
-    {"best_first", py_best_first, METH_VARARGS, "The Klondike best-first win finder alone."},
-    {"stream", py_stream, METH_VARARGS, "Experiments: a draw-three streamlined search alone, in"
-     " rounds capped at the flips: (status, line, positions, rounds)."},
+    {"solve", py_solve, METH_VARARGS, "Full-information search: (status, line, positions,"
+     " phase)."},
+    {"is_stuck", py_is_stuck, METH_VARARGS, "The clear-end test."},
     {"visible_plan", py_visible_plan, METH_VARARGS, "The honest planning search on a masked"
      " position: (best, root, line, positions)."},
-    {"tune_cardset", (PyCFunction)(void (*)(void))py_tune_cardset, METH_VARARGS | METH_KEYWORDS,
-     "Measurements and tests: the card-set search in solve, its shares, its safe-card pruning."},
-    {"abstract", py_abstract, METH_VARARGS, "The card-set search of Klondike-type games alone."},
-    {"order_lost", py_order_lost, METH_VARARGS, "The order bound of Klondike-type games."},
-    {"proven_lost", py_proven_lost, METH_VARARGS, "The rank bound of reserve-only games."},
-    {"legal_moves", py_legal_moves, METH_VARARGS, "The legal raw moves of a position."},
-    {"play", py_play, METH_VARARGS, "Play raw moves; the piles after, the redeals, the piles"
-     " after taking them back, the key."},
-    {"children", py_children, METH_VARARGS, "The search's children of a position, with scores."},
-    {"wide_beam_cut", py_wide_beam_cut, METH_NOARGS, "Experiments: the dealt positions the"
-     " rank bound left out of this thread's last wide beam."},
-    {"wide_beam", py_wide_beam, METH_VARARGS, "Experiments and tests: the reserve games' wide"
-     " beam alone, one setting: (status, line, states)."},
-    {"restarts", py_restarts, METH_VARARGS, "Experiments: the reserve streamlined search's"
-     " restarts alone: (status, line, states, try)."},
-    {"solve", py_solve, METH_VARARGS, "Full-information search: (status, line, states)."},
-    {"is_stuck", py_is_stuck, METH_VARARGS, "The clear-end test."},
+    /* test hooks (tests/solver): one part of the search alone, or a part compared with
+       search.py */
+    {"testing_legal_moves", py_legal_moves, METH_VARARGS, "Test hook: the legal raw moves of a"
+     " position."},
+    {"testing_play", py_play, METH_VARARGS, "Test hook: play raw moves; the piles after, the"
+     " redeals, the piles after taking them back, the key."},
+    {"testing_children", py_children, METH_VARARGS, "Test hook: the search's children of a"
+     " position, with scores."},
+    {"testing_proven_lost", py_proven_lost, METH_VARARGS, "Test hook: the rank bound of"
+     " reserve-only games."},
+    {"testing_order_lost", py_order_lost, METH_VARARGS, "Test hook: the order bound of"
+     " Klondike-type games."},
+    {"testing_exhaust", py_exhaust, METH_VARARGS, "Test hook: one exact search round alone, with"
+     " the relaxation's rules and the order bound at every position if asked for: (status,"
+     " positions)."},
+    {"testing_cardset", py_abstract, METH_VARARGS, "Test hook: the card-set search alone:"
+     " (status, positions)."},
+    {"testing_stream", py_stream, METH_VARARGS, "Test hook: a draw-three streamlined search"
+     " alone, in rounds capped at the flips: (status, line, positions, rounds)."},
+    {"testing_restarts", py_restarts, METH_VARARGS, "Test hook: the reserve streamlined search's"
+     " restarts alone: (status, line, positions, try)."},
+    {"testing_wide_beam", py_wide_beam, METH_VARARGS, "Test hook: the reserve games' wide beam"
+     " alone, one setting: (status, line, positions, positions cut)."},
     {NULL, NULL, 0, NULL},
 };
 

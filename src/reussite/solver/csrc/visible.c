@@ -11,8 +11,7 @@
  * seen may allow more, never less). */
 
 enum { VW_DOWN, VW_COL, VW_EMPTY, VW_SUIT, VW_RANK, VW_BREAK, VW_CELL, VW_CELL2, VW_HOME,
-       VW_REACH, VW_UNK, VW_DEPTH, VW_BURY, VW_RUN, VW_KCELL, VW_KHIGH, VW_CLEAN, VW_KING,
-       VW_EMPTY1, VW_MOBILE, VW_N };
+       VW_REACH, VW_UNK, VW_RUN, VW_KCELL, VW_KHIGH, VW_N };
 
 static inline int v_unknown(int c) { return (c & UPF) && RANK(c) == 0; }
 
@@ -42,43 +41,12 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
             if (RANK(lo) == RANK(up) + 1) { e += w[VW_RANK]; units++; }
             else { e -= w[VW_BREAK]; units++; }
         }
-        if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units
-                        + w[VW_BURY] * down * (units - 1);
-        else {
-            /* a pile with nothing face down: one in-suit run is nearly an empty pile, and a
-               King at its base never needs moving again */
-            if (units == 1) e += w[VW_CLEAN];
-            if (!v_unknown(c[0]) && RANK(c[0]) == 13) e += w[VW_KING];
-        }
+        if (down) e -= w[VW_DOWN] * down + w[VW_COL] + w[VW_REACH] * units;
         /* a King above other cards can leave them only for an empty pile */
         if (w[VW_KHIGH])
             for (int k = 1; k < n; k++)
                 if ((c[k] & UPF) && RANK(c[k]) == 13) e -= w[VW_KHIGH];
         if (v_unknown(c[n - 1])) e += w[VW_UNK];
-    }
-    if (w[VW_MOBILE]) {
-        /* each pile with a face-down card whose top piece (in-suit run) could move now: onto
-           another pile's top of the next rank, or to an empty pile */
-        int tops[16] = {0}, bases[16] = {0}, hasdown[16] = {0}, nt = sp->nt < 16 ? sp->nt : 16;
-        for (int j = 0; j < nt; j++) {
-            int i = sp->t0 + j, n = p->len[i];
-            if (!n) continue;
-            const uint8_t *c = p->c[i];
-            hasdown[j] = !(c[0] & UPF);
-            if (v_unknown(c[n - 1]) || !(c[n - 1] & UPF)) continue;
-            tops[j] = RANK(c[n - 1]);
-            int k = n - 1;
-            while (k > 0 && (c[k - 1] & UPF) && !v_unknown(c[k - 1])
-                   && RANK(c[k - 1]) == RANK(c[k]) + 1 && SUIT(c[k - 1]) == SUIT(c[k])) k--;
-            bases[j] = RANK(c[k]);
-            if (k == 0 || !(c[k - 1] & UPF)) bases[j] |= 32;  /* moving it turns a card up */
-        }
-        for (int j = 0; j < nt; j++) {
-            if (!hasdown[j] || !bases[j]) continue;
-            int r = bases[j] & 31, ok = empty > 0;
-            for (int q = 0; q < nt && !ok; q++) ok = q != j && tops[q] == r + 1;
-            if (ok) e += w[VW_MOBILE] * ((bases[j] & 32) ? 2 : 1);
-        }
     }
     int cells = 0;
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++) {
@@ -88,7 +56,7 @@ static int v_eval(const Pos *p, const int *w, int predeal) {
     }
     e -= w[VW_CELL] * cells + w[VW_CELL2] * cells * cells;
     if (predeal && sp->not_while_empty && p->len[0]) e -= 100000 * empty;
-    else e += w[VW_EMPTY] * empty + (empty ? w[VW_EMPTY1] : 0);
+    else e += w[VW_EMPTY] * empty;
     return e;
 }
 
@@ -223,7 +191,7 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
                     for (int q = p->mstart[p->nmoves - 1]; q < p->nops; q++)
                         if (p->ops[q].op == OP_FLIP) turned = 1;
                 int e = v_eval(p, w, predeal);
-                int id = v_add(&s, p, nd, m, e, depth + 1, e - w[VW_DEPTH] * (depth + 1));
+                int id = v_add(&s, p, nd, m, e, depth + 1, e);
                 if (id < 0) { pop_move(p); rc = -1; goto done; }
                 if (e > s.v[best].eval) best = id;
                 if (!(stop_at_reveal && turned) && v_heap_push(&s, id)) {

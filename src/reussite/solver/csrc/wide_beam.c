@@ -6,10 +6,10 @@
    positions kept at a deal, every position that plays alone can reach before the next deal
    (up to `cap` of them; the safe cards of is_safe_any_suit go home at once) is dealt onto; the
    dealt positions, each once, are ranked by evaluate_reserve's terms (10 a card home, less
-   `w_empty` for each pile emptied while the stock deals, less `w_inv` for each card above a
+   BEAM_W_EMPTY for each pile emptied while the stock deals, less `w_inv` for each card above a
    lower one) and the best `width` kept. After the last deal, a position from which plays alone
    empty every pile is a win: its line is replayed on the engine's moves. It proves nothing:
-   a win (a line the engine replays) or nothing. C only (solve_pos, wide_beam). */
+   a win (a line the engine replays) or nothing. C only (solve_pos). */
 #define WB_NR 8     /* reserve piles at most */
 #define WB_H 48     /* cards in a pile at most (a taller one is left out: a win finder) */
 #define WB_LINE 512 /* plays and deals in a line at most */
@@ -30,7 +30,7 @@ typedef struct {
 typedef struct {
     int nr, ns, copies[14];
     uint8_t stock[MAXL];  /* ranks, in dealing order */
-    int width, cap, w_inv, w_empty;
+    int width, cap, w_inv;
     int bound_deals;      /* the rank bound on a dealt position this few deals from the end */
     const Spec *sp;       /* the game (for the rank bound) */
     Pos *bp;              /* a scratch position the rank bound reads (wb_lost) */
@@ -87,13 +87,13 @@ static inline int wb_lower(const WbState *s, int q, int i) {
     return n;
 }
 
-/* the evaluation without its cards above lower ones: 10 a card home, less w_empty a pile
+/* the evaluation without its cards above lower ones: 10 a card home, less BEAM_W_EMPTY a pile
    emptied while the stock deals (the evaluation is this less w_inv times s->inv) */
 static int wb_base(const Wb *w, const WbState *s) {
     int e = 0;
     for (int r = 1; r < 14; r++) e += 10 * s->h[r];
     if (s->si < w->ns)
-        for (int q = 0; q < w->nr; q++) e -= (s->alive >> q & 1) ? 0 : w->w_empty;
+        for (int q = 0; q < w->nr; q++) e -= (s->alive >> q & 1) ? 0 : BEAM_W_EMPTY;
     return e;
 }
 
@@ -339,10 +339,10 @@ static int wide_beam_game(const Spec *sp) {
 }
 
 /* The wide beam from p with these settings: 1 won (the engine's moves in *won, replayed from p),
-   0 not (the budget spent, or every position left out), -1 on memory error. */
-static __thread long long wb_bound_cut; /* the last wide beam's positions the bound left out */
+   0 not (the budget spent, or every position left out), -1 on memory error. *cut (if not NULL):
+   the dealt positions the rank bound left out. */
 static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, int width,
-                     int cap, int w_inv, int w_empty, int bound_deals) {
+                     int cap, int w_inv, int bound_deals, long long *cut) {
     const Spec *sp = p->sp;
     if (sp->nr > WB_NR || sp->nr < 1) return 0;
     Wb *w = calloc(1, sizeof *w);
@@ -350,7 +350,7 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     int rc = 0;
     w->nr = sp->nr;
     w->ns = p->len[0];
-    w->width = width; w->cap = cap; w->w_inv = w_inv; w->w_empty = w_empty;
+    w->width = width; w->cap = cap; w->w_inv = w_inv;
     w->bound_deals = bound_deals;
     w->sp = sp;
     if (bound_deals > 0) {
@@ -430,7 +430,7 @@ static int wide_beam(Pos *p, const Budget *bud, long long *states, Line *won, in
     }
 out:
     *states += w->states;
-    wb_bound_cut = w->bound_cut;
+    if (cut) *cut = w->bound_cut;
     free(beam); free(w->heap); free(w->loc); free(w->lgen); free(w->set);
     free(w->bp);
     free(w);

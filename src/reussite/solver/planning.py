@@ -1,19 +1,20 @@
-"""The honest player of the Spider-type games: determinized planning with the C core's beam.
+"""The planning player of the Spider-type games: determinized planning with the C core's beam.
 
-In the games whose stock deals a row onto the tableau (Spider in 1, 2 or 4 suits, Astrocyte,
-Fred's Spider) the sampling player of :mod:`.honest` judges each step with small searches that
+In the games whose stock deals a row onto the tableau (Spider in 1 or 2 suits, Fred's Spider:
+:mod:`.players`) the sampling player of :mod:`.sampling` judges each step with small searches that
 never see a sample's win: the beam, which wins most full-information deals of these games, needs
 about 100,000 positions. This player spends its budget the other way round:
 
 - **Samples.** ``samples`` positions that look exactly like the game to the player, the unseen
-  cards (face down, and the stock) dealt at random (:func:`.honest.sample_position`, seeded).
+  cards (face down, and the stock) dealt at random (:meth:`.observation.Observation.sample`,
+  seeded).
 - **Plans.** On a sample the full-information solver (the beam first) looks for a winning line
-  (the sample's *plan*), on a ninth, a third, then all of ``states`` positions, until ``plans``
-  samples have one (:meth:`BeamEffort.levels`).
+  (the sample's *plan*), on a ninth, a third, then all of ``states`` positions, until
+  :data:`PLANS` samples have one (:meth:`BeamEffort.levels`).
 - **Votes, then a leader.** When a card has turned up, the plans vote: the plan that turns up
   the most cards when replayed on the *other* samples (until its first illegal move there: it
   leans least on its own sample's guesses) leads, then the plan whose first move has the most
-  votes, then the move that looks best from visible information (``hints.visible_score``).
+  votes, then the move that looks best from visible information (:func:`.player.visible_score`).
   Until the next card turns up, the player plays the leader's plan move by move (those moves
   reveal nothing), with no vote and no search; a move leading back to a view already seen is
   left for the next one.
@@ -27,27 +28,33 @@ about 100,000 positions. This player spends its budget the other way round:
   replayed. So plans are searched after reveals (nearly every reveal changes every sample), not
   after every move.
 - When no sample has a plan (the searches found no win), the player plays the move that looks
-  best from visible information; it resigns when that happened after ``give_up`` reveals in a
-  row, or after ``patience`` moves without progress.
+  best from visible information; it resigns when that happened after :data:`GIVE_UP` reveals
+  in a row.
 
-It reads only the player view: samples and repairs are built from :meth:`Position.player_view`
-(face-up cards, and how many cards lie face down where), legal moves depend on nothing else, and
-its random choices come from a generator seeded from the deal's seed alone. Nothing in a
+It reads only its observation: samples and repairs are built from the piles it sees (face-up
+cards, and how many cards lie face down where), legal moves depend on nothing else, and its
+random choices come from a generator seeded from the deal's seed alone. Nothing in a
 Spider-type game is turned face down again, so there is nothing to remember beyond the view.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass
 
-from reussite.cards import UP, parse_card
-from reussite.engine import FLIP, STOCK_RAW, Position, RawMove
-from reussite.rules import GameRules, StockAction
+from reussite.cards import UP
+from reussite.engine import FLIP, HIDDEN, STOCK_RAW, Position, RawMove
+from reussite.observation import Observation
 from reussite.solver import core
-from reussite.solver.honest import HonestGame, sample_position
+from reussite.solver.player import Choice, visible_score
+
+PLANS = 2
+"""The plans wanted before a move: a sample's searches stop when that many samples have one."""
+
+GIVE_UP = 3
+"""Decisions in a row where every sample was searched and none had a plan, before the player
+resigns (the searches cost the most where nothing is found)."""
 
 
 @dataclass(frozen=True)
@@ -55,30 +62,15 @@ class BeamEffort:
     """How hard the planning player thinks.
 
     ``samples``: samples of the hidden cards (each with its own plan, once searched).
-    ``plans``: the plans wanted before a move (searches stop when that many samples have
-    one). ``states`` bounds each plan's search in positions (the same play on any machine),
+    ``states`` bounds each plan's search in positions (the same play on any machine),
     ``time_limit`` in seconds (of CPU time with ``cpu``); either may be None, not both. Each
     sample is searched first on a ninth of that, then a third, then all of it, as long as
     plans are wanted (most samples are won on a small budget or not at all)."""
 
     samples: int = 6
-    plans: int = 2
     states: int | None = 300_000
     time_limit: float | None = None
     cpu: bool = True
-    robust: bool = True
-    """At a vote, the plan that turns up the most cards on the other samples (replayed until
-    its first illegal move there) leads, before the plan with the most votes."""
-    follow_leader: bool = True
-    """Between two cards turned up, follow the plan of the sample whose first move won the
-    last vote (no votes, no searches) rather than vote again after each move."""
-    visible_deal: bool = False
-    """In a game played to its end (:func:`play_beam_game`): when the plans would deal, or no
-    sample has one, the visible player (:func:`.honest_visible.decide`) is asked first, and
-    its move is played unless it would deal too; the player then never resigns for want of
-    a plan. A plan searched on a sample knows that sample's stock, so dealing costs it
-    nothing; this keeps the deal for when nothing better is in sight (measured, not the
-    default: docs/solver-figures.md, "Spider 4 suits: hindsight plans measured again")."""
 
     def levels(self) -> list[tuple[float | None, int | None]]:
         """The budgets of the successive searches of one sample: (seconds, positions)."""
@@ -91,19 +83,10 @@ class BeamEffort:
         return out
 
 
-def plays_with_beam(rules: GameRules) -> bool:
-    """The games this player is for: the stock deals a row onto the tableau, never redealt
-    (Spider in 1, 2 or 4 suits, Astrocyte, Fred's Spider), and the C core is built."""
-    st = rules.stock
-    return (st.action is StockAction.DEAL_TO_TABLEAU and rules.tableau is not None
-            and core.available())
-
-
-def view_cards(pos: Position) -> list[list[int | None]]:
-    """The player view as cards: each place's card (face-up bit set), or None when face down."""
-    view = pos.player_view()
-    return [[None if not isinstance(e["card"], str) else parse_card(e["card"]) | UP
-             for e in view[pid]] for pid in pos.layout.ids]
+def view_cards(obs: Observation) -> list[list[int | None]]:
+    """What the player sees as cards: each place's card (face-up bit set), or None when face
+    down."""
+    return [[None if c == HIDDEN else c for c in pile] for pile in obs.piles]
 
 
 def replay(pos: Position, plan: list[RawMove]) -> tuple[bool, int]:
@@ -170,20 +153,24 @@ class Sample:
         return changed
 
 
-class BeamPlayer:
-    """The planning player (see the module's docstring): :meth:`choose` a move, play it, then
-    :meth:`follow` the position after it."""
+class PlanningPlayer:
+    """The planning player (see the module's docstring; :class:`.player.Player`): its samples
+    are drawn at its first choice, then followed move by move."""
 
-    def __init__(self, pos: Position, effort: BeamEffort = BeamEffort(), seed: int = 0) -> None:
+    def __init__(self, effort: BeamEffort = BeamEffort(), seed: int = 0) -> None:
         self.effort = effort
         self.rng = random.Random(seed)
-        self.samples = [Sample(sample_position(pos, self.rng)) for _ in range(effort.samples)]
+        self.samples: list[Sample] = []
         self.states = 0
         self.searches = 0
         self.planless = 0
         """Decisions in a row where every sample was searched and none had a plan."""
         self.leader: Sample | None = None
         """The sample whose plan the player follows until a card turns up."""
+
+    def start(self, obs: Observation) -> None:
+        """Draw the samples from what the player sees (at its first choice)."""
+        self.samples = [Sample(obs.sample(self.rng)) for _ in range(self.effort.samples)]
 
     def _plan(self, s: Sample, level: int) -> None:
         seconds, states = self.effort.levels()[level]
@@ -194,16 +181,17 @@ class BeamPlayer:
         s.plan = line if status == "won" else None
         s.tried = level + 1
 
-    def ranked(self, pos: Position) -> list[tuple[int, RawMove]]:
+    def ranked(self, stand: Position) -> list[tuple[int, RawMove]]:
         """The first moves of the samples' plans with their votes, most votes first. Samples
-        without a plan are searched first while fewer than ``plans`` have one (each on the
-        smallest budget it has not failed yet, see :meth:`BeamEffort.levels`)."""
-        from reussite.solver.hints import visible_score
-
+        without a plan are searched first while fewer than :data:`PLANS` have one (each on the
+        smallest budget it has not failed yet, see :meth:`BeamEffort.levels`); the plan that
+        turns up the most cards on the other samples comes first, and leads the play until
+        the next card turns up (see the module's docstring). ``stand``: the observation's
+        stand-in (for the visible scores that break ties)."""
         lead = self.leader
         if lead is not None and lead.plan:
             return [(len(self.samples), lead.plan[0])]
-        want = min(self.effort.plans, len(self.samples))
+        want = min(PLANS, len(self.samples))
         before = self.searches
         for level in range(len(self.effort.levels())):
             for s in self.samples:
@@ -215,42 +203,42 @@ class BeamPlayer:
         searched = self.searches > before
         self.planless = 0 if votes else self.planless + int(searched)
         reach: dict[RawMove, tuple[int, Sample]] = {}
-        if self.effort.robust:
-            for s in self.samples:
-                if s.plan:
-                    r = sum(reveals(t.pos, s.plan) for t in self.samples if t is not s)
-                    if s.plan[0] not in reach or r > reach[s.plan[0]][0]:
-                        reach[s.plan[0]] = (r, s)
+        for s in self.samples:
+            if s.plan:
+                r = sum(reveals(t.pos, s.plan) for t in self.samples if t is not s)
+                if s.plan[0] not in reach or r > reach[s.plan[0]][0]:
+                    reach[s.plan[0]] = (r, s)
         ranked = sorted(((v, m) for m, v in votes.items()),
                         key=lambda vm: (-reach.get(vm[1], (0, None))[0], -vm[0],
-                                        -visible_score(pos, vm[1]), vm[1]))
-        if ranked and self.effort.follow_leader:
+                                        -visible_score(stand, vm[1]), vm[1]))
+        if ranked:
             top = ranked[0][1]
             self.leader = reach[top][1] if top in reach else next(
                 s for s in self.samples if s.plan and s.plan[0] == top)
         return ranked
 
-    def deal_last(self, pos: Position, ranked: list[RawMove]) -> list[RawMove]:
-        """``ranked`` (the plans' moves, best first) with the visible player's move put first
-        when the plans would deal (or have no move) and the visible player would not deal
-        (or the plans have no move); the leader is then dropped (``BeamEffort.visible_deal``)."""
-        if ranked and ranked[0] != STOCK_RAW:
-            return ranked
-        from reussite.solver.honest_visible import decide, visible_effort
+    def choose(self, obs: Observation) -> Choice:
+        """The plans' moves, best first, then every other legal move by how it looks; the
+        player resigns after :data:`GIVE_UP` fruitless decisions."""
+        if not self.samples:
+            self.start(obs)
+        stand = obs.stand_in()
+        legal = stand.raw_moves()
+        ranked = [m for _, m in self.ranked(stand) if m in legal]
+        if self.planless >= GIVE_UP:
+            return Choice(ending="no plan")
+        legal.sort(key=lambda m: (-visible_score(stand, m), m))
+        return Choice(steps=[(m,) for m in ranked + legal],
+                      detour_after=1 if ranked else len(legal) + 1)
 
-        line = decide(pos, visible_effort(pos.rules.id))
-        if not line or (ranked and line[0] == STOCK_RAW):
-            return ranked
-        self.leader = None
-        return [line[0], *ranked]
-
-    def follow(self, pos: Position) -> None:
-        """Take in the move just played in ``pos`` (what it turned up included)."""
-        move = pos.history[-1][0]
-        flipped = any(op[0] == FLIP for op in pos.history[-1][1])
+    def follow(self, obs: Observation) -> bool:
+        """Take in the move just played (what it turned up included); a move never ends a
+        step (each step is one move)."""
+        move, ops = obs.history[-1]
+        flipped = any(op[0] == FLIP for op in ops)
         if flipped:
             self.leader = None
-        view = view_cards(pos)
+        view = view_cards(obs)
         shape = [len(p) for p in view]
         for s in self.samples:
             s.pos.push_raw(move)
@@ -259,7 +247,7 @@ class BeamPlayer:
             if [len(p) for p in s.pos.piles] != shape:
                 # A card dealt from the stock completed a suit in the sample only, or in the
                 # game only (collected at once in Spider): a new sample.
-                s.pos, s.plan = sample_position(pos, self.rng), None
+                s.pos, s.plan = obs.sample(self.rng), None
                 continue
             changed = s.repair(view)
             plan = s.plan
@@ -279,63 +267,4 @@ class BeamPlayer:
             s.plan = rest if wins(s.pos, rest) else None
         if self.leader is not None and not self.leader.plan:
             self.leader = None
-
-
-def beam_move(pos: Position, effort: BeamEffort = BeamEffort(), *,
-              seed: int = 0) -> RawMove | None:
-    """The planning player's move from ``pos`` as a player who sees it for the first time (its
-    samples drawn from this view alone), or None when no move is legal."""
-    legal = pos.raw_moves()
-    if not legal:
-        return None
-    ranked = [m for _, m in BeamPlayer(pos, effort, seed).ranked(pos) if m in legal]
-    if ranked:
-        return ranked[0]
-    from reussite.solver.hints import quick_move
-
-    return quick_move(pos)
-
-
-def play_beam_game(pos: Position, effort: BeamEffort = BeamEffort(), *, seed: int = 0,
-                   max_moves: int = 5_000, patience: int = 300,
-                   give_up: int = 3) -> HonestGame:
-    """Play ``pos`` (a copy) to the end as the planning player; ``won`` or ``lost``.
-
-    Lost when no move is legal, at a clear end, when every legal move leads back to a view
-    already seen, after ``patience`` moves in a row that brought no card home, turned no card
-    up and dealt nothing, or when ``give_up`` times in a row every sample was searched
-    and none was won (it resigns: the searches cost the most where nothing is found; not
-    with ``BeamEffort.visible_deal``, where the visible player plays on).
-    ``seconds`` is CPU time."""
-    from reussite.solver.hints import visible_score
-    from reussite.solver.honest import Referee
-
-    start = time.process_time()
-    pos = pos.copy()
-    player = BeamPlayer(pos, effort, seed)
-    referee = Referee(pos, max_moves, patience)
-    ending = ""
-    while not pos.is_won():
-        ending = referee.ending(pos) or ""
-        if ending:
-            break
-        legal = pos.raw_moves()
-        ranked = [m for _, m in player.ranked(pos) if m in legal]
-        if effort.visible_deal:
-            ranked = player.deal_last(pos, ranked)
-        elif player.planless >= give_up:
-            ending = "no plan"
-            break
-        legal.sort(key=lambda m: (-visible_score(pos, m), m))
-        step = referee.first_unseen(pos, [(m,) for m in ranked + legal],
-                                    detour_after=1 if ranked else len(legal) + 1)
-        if step is None:
-            ending = "loop"
-            break
-        pos.push_raw(step[0])
-        player.follow(pos)
-        referee.moved(pos)
-    won = pos.is_won()
-    return HonestGame("won" if won else "lost", len(pos.history), player.states,
-                      time.process_time() - start, "won" if won else ending,
-                      pos.foundation_cards, referee.detours)
+        return False

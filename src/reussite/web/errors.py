@@ -1,0 +1,59 @@
+"""What a game action's failure answers: a status, one readable sentence, and its headers.
+
+The FastAPI application's exception handlers (:mod:`reussite.web.app`) and the hot path
+(:mod:`reussite.web.fast`) both answer these exceptions through :func:`failure`, so the two
+say the same thing in the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from reussite.games import UnknownGameError
+from reussite.web.i18n import lang_of, translate
+from reussite.web.play import Conflict, NotFound, Refused
+from reussite.web.storage import Unavailable
+
+log = logging.getLogger("reussite.web")
+
+UNAVAILABLE = (Unavailable, DBAPIError, PoolTimeout, sqlite3.OperationalError)
+"""The database cannot be reached, or stays busy: 503, to be tried again."""
+ERRORS = (UnknownGameError, NotFound, Conflict, Refused, *UNAVAILABLE)
+"""What an action may raise that has an answer of its own (a 4xx, or a 503)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """An error's answer: ``{"detail": sentence}`` with this status and these headers."""
+
+    status: int
+    detail: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def body(self) -> bytes:
+        """The JSON body, written as Starlette's ``JSONResponse`` writes it."""
+        return json.dumps({"detail": self.detail}, ensure_ascii=False, allow_nan=False,
+                          indent=None, separators=(",", ":")).encode()
+
+
+def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure:
+    """The answer to one of :data:`ERRORS`; ``headers`` are the request's raw headers (a
+    refusal is said in the player's language, :func:`~reussite.web.i18n.lang_of`)."""
+    if isinstance(e, NotFound):
+        return Failure(404, "No such game")
+    if isinstance(e, Conflict):
+        return Failure(409, "The game has changed since this version: reload it")
+    if isinstance(e, UnknownGameError | Refused):
+        # The rules' sentences are in the catalogues; a sentence that is not (an unknown
+        # game's, a new game's refusal) stays as it is.
+        return Failure(422, translate(lang_of(headers), str(e)))
+    log.warning("database unavailable: %s", type(e).__name__)
+    return Failure(503, "The database is briefly unavailable: try again", {"retry-after": "2"})
