@@ -1,4 +1,4 @@
-"""The command line, ``reussite`` (see shared/INTERFACES.md).
+"""The command line, ``reussite`` (see docs/interfaces.md).
 
 Errors in the user's input print one line on standard error and exit with status 2; no
 traceback is ever shown for them. Each command imports the parts it runs (the web site, the

@@ -1,4 +1,4 @@
-"""Astrocyte, rule by rule, in the words of shared/RULES.md.
+"""Astrocyte, rule by rule, in the words of docs/rules.md.
 
 Each test quotes the rule it checks. Positions are built by hand with :mod:`helpers`
 (``"(5H) KS QS"``: bottom to top, parentheses for a face-down card) or dealt from a number.

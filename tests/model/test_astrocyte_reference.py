@@ -1,4 +1,4 @@
-"""Astrocyte against a second, naive reading of RULES.md.
+"""Astrocyte against a second, naive reading of docs/rules.md.
 
 The engine's move generator is fast and general. Here the rules of Astrocyte are written a
 second time, slowly and literally, pile by pile and count by count, and both must agree on
@@ -33,7 +33,7 @@ def is_same_suit_run(cards: list[int]) -> bool:
 
 
 def reference_moves(pos: Position) -> set[Move]:
-    """The moves RULES.md allows in this Astrocyte position, read literally."""
+    """The moves docs/rules.md allows in this Astrocyte position, read literally."""
     piles = dict(zip(pos.layout.ids, pos.piles, strict=True))
     tableau = [f"tableau:{i}" for i in range(8)]
     cells = [f"cell:{i}" for i in range(4)]

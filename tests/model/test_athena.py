@@ -1,4 +1,4 @@
-"""Athena, rule by rule, as RULES.md states them."""
+"""Athena, rule by rule, as docs/rules.md states them."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
 def test_the_catalogue_holds_the_ids_of_the_interfaces() -> None:
-    """Game ids as INTERFACES.md fixes them."""
+    """Game ids as docs/interfaces.md fixes them."""
     assert set(CATALOGUE) == set(SEED_GAMES) | set(RELATIVES)
 
 

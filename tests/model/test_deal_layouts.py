@@ -1,5 +1,5 @@
-"""`reussite deal GAME --number N --json` shows each game's opening layout as RULES.md deals it,
-and golden pins keep the first deals of each game the same forever."""
+"""`reussite deal GAME --number N --json` shows each game's opening layout as docs/rules.md
+deals it, and golden pins keep the first deals of each game the same forever."""
 
 from __future__ import annotations
 

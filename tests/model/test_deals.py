@@ -1,7 +1,7 @@
 """Deals: the project's own seeded shuffle, the decks, and golden deals pinned forever.
 
 "The same game id and number give the same deal on every machine and in every later version
-of the project (pinned by tests)." (INTERFACES.md) The golden file ``golden/deals.json`` is
+of the project (pinned by tests)." (docs/interfaces.md) The golden file ``golden/deals.json`` is
 written by ``golden/make_golden.py``, never by the tests.
 """
 

@@ -1,4 +1,4 @@
-"""Leap Year, rule by rule, as RULES.md states them."""
+"""Leap Year, rule by rule, as docs/rules.md states them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The relatives named by the pages (the catalogue's second ring), each as the "Relatives" part
-of RULES.md says: Klondike (draw 1, draw 3), Fred's Spider, Auld Lang Syne, Quadrennial,
+of docs/rules.md says: Klondike (draw 1, draw 3), Fred's Spider, Auld Lang Syne, Quadrennial,
 Minerva."""
 
 from __future__ import annotations

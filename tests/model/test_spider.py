@@ -1,4 +1,4 @@
-"""Spider in 4, 2 and 1 suits, rule by rule, as RULES.md states them."""
+"""Spider in 4, 2 and 1 suits, rule by rule, as docs/rules.md states them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Klondike-type games: the order bound that proves a position lost (``order_lost``).
 
-See ``docs/solver.md`` ("Loss proofs of Klondike-type games: the order bound") for the proof.
+See ``docs/solver.md`` ("The order bound") for the proof.
 The search checks it at the root only (a deal so proved is lost at 0 positions).
 """
 

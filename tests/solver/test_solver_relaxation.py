@@ -6,7 +6,7 @@ of draw three is a line of draw one (clicks aside), and a position that draw one
 draw three cannot either. The C core searches the draw-one game first, exactly, on a share of
 the budget: ``lost`` there is ``lost`` here; a win there proves nothing. In that search a card
 played from the stock to the tableau must be covered by the next move (exact in draw one turned
-over without limit: docs/solver.md, "Loss proofs of draw-three games").
+over without limit: docs/solver.md, "The draw-one relaxation").
 """
 
 from __future__ import annotations

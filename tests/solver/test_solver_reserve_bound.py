@@ -1,7 +1,7 @@
 """Leap Year, Auld Lang Syne, Quadrennial: the rank bound that proves losses (``proven_lost``),
 the rank-only key and the reserves taken as alike once the stock is spent.
 
-See ``docs/solver.md`` ("Loss proofs of the reserve games") for the proofs.
+See ``docs/solver.md`` ("The rank bound") for the proofs.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command line, ``reussite`` (INTERFACES.md): ``games`` and ``deal``.
+"""The command line, ``reussite`` (docs/interfaces.md): ``games`` and ``deal``.
 
 Bad arguments print one line on standard error and exit with status 2, never a traceback.
 """

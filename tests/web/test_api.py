@@ -1,4 +1,4 @@
-"""The HTTP API of shared/INTERFACES.md and docs/web-contract.md, endpoint by endpoint and
+"""The HTTP API of docs/interfaces.md and docs/web-contract.md, endpoint by endpoint and
 error by error, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ EXAMPLES = 30
 NOT_CHECKED = [
     # That every schema-valid request is accepted: a move the rules refuse, an undo with
     # nothing to undo, a game id not in the catalogue are well-formed and still 422 by design
-    # (INTERFACES.md), with the rules' sentence.
+    # (docs/interfaces.md), with the rules' sentence.
     schemathesis.checks.positive_data_acceptance,
     # That an undeclared method gets 405: the edge answers every unsafe request before any
     # route, 403 when it comes from another site and 415 when a POST is not JSON, whatever

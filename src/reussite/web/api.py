@@ -1,4 +1,4 @@
-"""The JSON API (shared/INTERFACES.md and docs/web-contract.md).
+"""The JSON API (docs/interfaces.md and docs/web-contract.md).
 
 Every route is a plain function: FastAPI runs it in its thread pool, and the engine's work and
 the database's are both synchronous. Views are answered as ready JSON (built by hand, the

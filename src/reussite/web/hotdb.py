@@ -144,8 +144,8 @@ class SqliteGames(GameStatements):
 
 # PostgreSQL: the same statements, with $n parameters and their types, prepared once on each
 # connection and run through libpq's asynchronous calls (psycopg.pq) with no cursor, no
-# adaptation layer and no generator in between: a statement then costs this process about a
-# fifth of the CPU that psycopg's AsyncConnection.execute took for it (see docs/hardening.md).
+# adaptation layer and no generator in between: a statement then costs this process a fraction
+# of the CPU that psycopg's AsyncConnection.execute takes for it (docs/hardening.md).
 
 _FATAL_ERROR = pq.ExecStatus.FATAL_ERROR
 _DIALECT = PGDialect(paramstyle="named")  # type: ignore[no-untyped-call]
