@@ -134,7 +134,7 @@ def _root_eval(pos: Position, weights: Weights) -> int:
     from reussite.solver import _core, core
 
     return int(_core.visible_plan(core.spec_of(pos), masked_piles(pos), pos.redeals_used,
-                                  astuple(weights), False, 1, False)[1])
+                                  astuple(weights), False, 1)[1])
 
 
 def test_the_king_terms_of_the_evaluation() -> None:

@@ -110,11 +110,6 @@ def masked_search(obs: Observation, stand: Position,
     return core.spec_of(stand), obs.masked_piles(), obs.redeals_used, astuple(effort.weights)
 
 
-SEARCH_PAST_REVEALS = False
-"""The C core's ``stop_at_reveal`` argument: a position where a card was turned up is
-searched further, the card an unknown."""
-
-
 def plan(obs: Observation, stand: Position, effort: VisibleEffort,
          predeal: bool) -> tuple[int, int, list[RawMove], int]:
     """The C core's search of the masked position: (best evaluation, the present one, the
@@ -123,7 +118,7 @@ def plan(obs: Observation, stand: Position, effort: VisibleEffort,
     from reussite.solver import _core
 
     best, root, line, seen = _core.visible_plan(
-        *masked_search(obs, stand, effort), predeal, effort.nodes, SEARCH_PAST_REVEALS)
+        *masked_search(obs, stand, effort), predeal, effort.nodes)
     return best, root, [(m[0], m[1], m[2]) for m in line], seen
 
 
@@ -221,7 +216,7 @@ def evaluation_after(obs: Observation, stand: Position, line: list[RawMove],
             piles[i][-1] = UP  # the card turned up, unread: an unknown
     spec, _, redeals, weights = masked_search(obs, stand, effort)
     return int(_core.visible_plan(spec, tuple(bytes(p) for p in piles), redeals, weights,
-                                  False, 1, SEARCH_PAST_REVEALS)[1])
+                                  False, 1)[1])
 
 
 def visible_move(obs: Observation, effort: VisibleEffort = VisibleEffort()) -> RawMove | None:

@@ -430,21 +430,15 @@ static PyObject *py_order_lost(PyObject *self, PyObject *args) {
     return PyBool_FromLong(r);
 }
 
-/* visible_plan(spec, masked piles, redeals, weights, predeal, max_nodes, stop_at_reveal
-   [, k]) -> (best evaluation, root evaluation, line, positions[, alternatives]); with k > 0,
-   alternatives: [(evaluation, line)], the best position through each of the root's moves, the
-   k best of them. */
+/* visible_plan(spec, masked piles, redeals, weights, predeal, max_nodes) -> (best evaluation,
+   root evaluation, line, positions). */
 static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     PyObject *spec, *piles, *redeals, *weights;
-    int predeal, stop_at_reveal, k_alt = 0;
+    int predeal;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOOpLp|i", &spec, &piles, &redeals, &weights, &predeal,
-                          &max_nodes, &stop_at_reveal, &k_alt))
+    if (!PyArg_ParseTuple(args, "OOOOpL", &spec, &piles, &redeals, &weights, &predeal,
+                          &max_nodes))
         return NULL;
-    if (k_alt < 0 || k_alt > 256) {
-        PyErr_SetString(PyExc_ValueError, "k: 0 to 256");
-        return NULL;
-    }
     if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != VW_N) {
         PyErr_SetString(PyExc_ValueError, "weights: a tuple of VW_N (14) ints");
         return NULL;
@@ -459,46 +453,17 @@ static PyObject *py_visible_plan(PyObject *self, PyObject *args) {
     Pos *p = spec_pos(spec, piles, redeals, &sp);
     if (!p) return NULL;
     Line line = {0};
-    int be = 0, re = 0, rc, nalt = 0;
+    int be = 0, re = 0, rc;
     long long seen = 0;
-    int na = k_alt;
-    Line *alts = na ? calloc((size_t)na, sizeof(Line)) : NULL;
-    int *alt_eval = na ? calloc((size_t)na, sizeof(int)) : NULL;
-    if (k_alt && (!alts || !alt_eval)) {
-        free(alts); free(alt_eval); free_pos(p);
-        return PyErr_NoMemory();
-    }
     Py_BEGIN_ALLOW_THREADS
-    rc = visible_plan(p, w, predeal, max_nodes, stop_at_reveal, &line, &be, &re, &seen,
-                      k_alt, alts, alt_eval, &nalt);
+    rc = visible_plan(p, w, predeal, max_nodes, &line, &be, &re, &seen);
     Py_END_ALLOW_THREADS
     free_pos(p);
-    PyObject *l = NULL, *alist = NULL;
-    if (rc) { PyErr_NoMemory(); goto out; }
-    l = moves_list(line.v, line.n);
-    if (!l) goto out;
-    if (!k_alt) {
-        free(line.v);
-        return Py_BuildValue("(iiNL)", be, re, l, seen);
-    }
-    alist = PyList_New(nalt);
-    if (!alist) goto out;
-    for (int a = 0; a < nalt; a++) {
-        PyObject *ml = moves_list(alts[a].v, alts[a].n);
-        PyObject *pair = ml ? Py_BuildValue("(iN)", alt_eval[a], ml) : NULL;
-        if (!pair) goto out;
-        PyList_SET_ITEM(alist, a, pair);
-    }
+    if (rc) { free(line.v); return PyErr_NoMemory(); }
+    PyObject *l = moves_list(line.v, line.n);
     free(line.v);
-    for (int a = 0; a < na; a++) free(alts[a].v);
-    free(alts); free(alt_eval);
-    return Py_BuildValue("(iiNLN)", be, re, l, seen, alist);
-out:
-    Py_XDECREF(l); Py_XDECREF(alist);
-    free(line.v);
-    if (alts) for (int a = 0; a < na; a++) free(alts[a].v);
-    free(alts); free(alt_eval);
-    return NULL;
+    if (!l) return NULL;
+    return Py_BuildValue("(iiNL)", be, re, l, seen);
 }
 
 /* testing_stream(spec, piles, redeals, max_states, level, cap) -> (status, line, positions,

@@ -90,7 +90,7 @@ static int v_skip(const Pos *p, Move m) {
     return 0;
 }
 
-typedef struct { int parent, eval, depth, prio, first; Move m; size_t snap; } VNode;
+typedef struct { int parent, eval; Move m; size_t snap; } VNode;
 
 typedef struct {
     VNode *v; int n, cap;
@@ -101,13 +101,13 @@ typedef struct {
 static void vs_free(VSearch *s) { free(s->v); free(s->heap); free(s->snaps); }
 
 static inline int v_better(const VSearch *s, int a, int b) {
-    if (s->v[a].prio != s->v[b].prio) return s->v[a].prio > s->v[b].prio;
+    if (s->v[a].eval != s->v[b].eval) return s->v[a].eval > s->v[b].eval;
     return a < b;
 }
 
 INDEX_HEAP(v_heap_push, v_heap_pop, VSearch, v_better)
 
-static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int depth, int prio) {
+static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval) {
     if (s->n >= s->cap) {
         VNode *v = grow_to(s->v, &s->cap, s->n + 1, sizeof *v, 4096);
         if (!v) return -1;
@@ -116,8 +116,7 @@ static int v_add(VSearch *s, const Pos *p, int parent, Move m, int eval, int dep
     size_t at;
     if (snap_append(&s->snaps, &s->sn, &s->scap, p, &at)) return -1;
     VNode *nd = &s->v[s->n];
-    nd->parent = parent; nd->m = m; nd->eval = eval; nd->depth = depth; nd->prio = prio;
-    nd->first = parent <= 0 ? s->n : s->v[parent].first;  /* the root's child it comes from */
+    nd->parent = parent; nd->m = m; nd->eval = eval;
     nd->snap = at;
     return s->n++;
 }
@@ -134,33 +133,12 @@ static int v_line(const VSearch *s, int best, Line *out) {
     return 0;
 }
 
-/* The alternatives of visible_plan: the ng nodes of top sorted by evaluation, highest first
-   (a stable insertion sort: the first found among equals first), the k best of them written
-   as lines. 0, or -1 when memory runs out. */
-static int v_alts(const VSearch *s, int *top, int ng, int k, Line *alts, int *alt_eval,
-                  int *nalt) {
-    for (int a = 1; a < ng; a++) {
-        int x = top[a], b = a;
-        while (b > 0 && s->v[top[b - 1]].eval < s->v[x].eval) { top[b] = top[b - 1]; b--; }
-        top[b] = x;
-    }
-    *nalt = ng < k ? ng : k;
-    for (int a = 0; a < *nalt; a++) {
-        alt_eval[a] = s->v[top[a]].eval;
-        if (v_line(s, top[a], &alts[a])) return -1;
-    }
-    return 0;
-}
-
 /* The best line from p (masked) within max_nodes positions: its moves into *out, the best and
- * the root's evaluations, the positions seen. stop_at_reveal: a position where a card was
- * turned up is not searched further. With k > 0 and alts: also the best position reached
- * through each of the root's moves, the k best of them (evaluation down, then the order they
- * were found), their lines into alts[0..*nalt), their evaluations into alt_eval. 0, or -1
- * when memory ran out. */
-static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
-                        int stop_at_reveal, Line *out, int *best_eval, int *root_eval,
-                        long long *seen, int k_alt, Line *alts, int *alt_eval, int *nalt) {
+ * the root's evaluations, the positions seen. A card turned up is an unknown face-up card (0)
+ * and the search goes on past it: nothing fits on it and it does not move, so a line found is
+ * playable whatever the card is. 0, or -1 when memory ran out. */
+static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes, Line *out,
+                        int *best_eval, int *root_eval, long long *seen) {
     VSearch s;
     memset(&s, 0, sizeof s);
     Table t;
@@ -169,14 +147,13 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
     int rc = 0;
     int e0 = v_eval(p, w, predeal);
     Move none = {0, 0, 0};
-    if (v_add(&s, p, -1, none, e0, 0, e0) < 0 || v_heap_push(&s, 0)) { rc = -1; goto done; }
+    if (v_add(&s, p, -1, none, e0) < 0 || v_heap_push(&s, 0)) { rc = -1; goto done; }
     table_add(&t, v_key(p));
     int best = 0;
     long long count = 1;
     while (s.hn && count < max_nodes) {
         int nd = v_heap_pop(&s);
         snap_read(p, s.snaps + s.v[nd].snap);
-        int depth = s.v[nd].depth;
         int nm = raw_moves(p, buf);
         for (int k = 0; k < nm && count < max_nodes; k++) {
             Move m = buf[k];
@@ -186,17 +163,11 @@ static int visible_plan(Pos *p, const int *w, int predeal, long long max_nodes,
             if (r < 0) { pop_move(p); goto finish; }
             if (r == 1) {
                 count++;
-                int turned = 0;  /* read only to stop at a card turned up */
-                if (stop_at_reveal)
-                    for (int q = p->mstart[p->nmoves - 1]; q < p->nops; q++)
-                        if (p->ops[q].op == OP_FLIP) turned = 1;
                 int e = v_eval(p, w, predeal);
-                int id = v_add(&s, p, nd, m, e, depth + 1, e);
+                int id = v_add(&s, p, nd, m, e);
                 if (id < 0) { pop_move(p); rc = -1; goto done; }
                 if (e > s.v[best].eval) best = id;
-                if (!(stop_at_reveal && turned) && v_heap_push(&s, id)) {
-                    pop_move(p); rc = -1; goto done;
-                }
+                if (v_heap_push(&s, id)) { pop_move(p); rc = -1; goto done; }
             }
             pop_move(p);
         }
@@ -206,23 +177,6 @@ finish:
     *best_eval = s.v[best].eval;
     *root_eval = e0;
     *seen = count;
-    if (k_alt > 0 && alts) {
-        /* the best node of each root child's subtree (the first found among equals) */
-        int *top = malloc(sizeof(int) * (size_t)(s.n + 1));
-        if (!top) { rc = -1; goto done; }
-        int ng = 0;
-        for (int q = 1; q < s.n; q++) {
-            if (s.v[q].parent == 0) { top[ng++] = q; continue; }
-            for (int g = ng - 1; g >= 0; g--)
-                if (s.v[top[g]].first == s.v[q].first) {
-                    if (s.v[q].eval > s.v[top[g]].eval) top[g] = q;
-                    break;
-                }
-        }
-        int bad = v_alts(&s, top, ng, k_alt, alts, alt_eval, nalt);
-        free(top);
-        if (bad) { rc = -1; goto done; }
-    }
 done:
     free(buf);
     table_free(&t);
