@@ -34,7 +34,6 @@ from reussite.cards import (
     UP,
     build_deck,
     card_code,
-    parse_card,
     rank_of,
 )
 from reussite.deals import shuffled
@@ -731,8 +730,3 @@ def view_entry(c: int) -> dict[str, Any]:
     seen = shown(c)
     return {"card": card_code(seen), "up": True} if seen != HIDDEN else {"card": None,
                                                                         "up": False}
-
-
-def card_entries(codes: Iterable[tuple[str, bool]]) -> list[int]:
-    """Card values from ``(code, up)`` pairs: a helper for tests and tools."""
-    return [parse_card(code) | (UP if up else 0) for code, up in codes]

@@ -7,12 +7,12 @@ whose stock deals a row onto the tableau). Where the C core is not built, a game
 player needs it is played, and hinted, by the sampling player with the effort the table
 names for that case (:attr:`Seat.without_core`).
 
-The choices were measured (docs/solver.md): the visible player wins Spider 4 suits and
-Astrocyte as often as the planning player at a tenth of the CPU or better, and its hints take
-0.3 s at most where the sampling player's hints won nothing; the planning player wins most of
-the other Spider-type games; the lookahead wins more in Klondike (12 of 20 deals against 7),
-Klondike draw 3 (87 of 220 against 61) and Athena (11 of 20 against 10) for about three times
-the CPU a move, too slow for hints.
+Why these choices (docs/solver.md, "The honest players"): the visible player wins Spider 4
+suits and Astrocyte as often as the planning player at a tenth of the CPU or better, and its
+hints take 0.3 s at most where the sampling player's hints won nothing; the planning player
+wins most of the other Spider-type games; the lookahead won more deals of Klondike, Klondike
+draw 3 and Athena than the plain sampling player, for about three times the CPU a move: too
+slow for hints.
 """
 
 from __future__ import annotations

@@ -858,8 +858,9 @@ def solve(pos: Position, time_limit: float | None = 10.0,
     ``best_line``: when the budget runs out, also return the line that made the most progress
     (the honest player's guidance on samples too hard to solve).
 
-    ``engine``: ``"auto"`` runs the C core (:mod:`.core`, the same search, faster) when it is
-    built, ``"python"`` this module's search, ``"c"`` the C core or an error.
+    ``engine``: ``"auto"`` runs the C core (:mod:`.core`: this search and its bounds, faster,
+    and win finders and proofs of its own; its docstring says which) when it is built,
+    ``"python"`` this module's search, ``"c"`` the C core or an error.
 
     ``clock``: what ``time_limit`` counts, ``"wall"`` or ``"cpu"`` seconds (see
     :func:`budget_clock`); ``seconds`` in the result is wall time either way.
