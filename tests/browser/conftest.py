@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -44,10 +45,11 @@ def settings_script(**settings: Any) -> str:
             f" localStorage.setItem({key}, {json.dumps(json.dumps(settings))});")
 
 
-@pytest.fixture
-def laptop(browser: Any) -> Iterator[Any]:
-    """A fresh player (own cookies) on a 1366×768 screen, auto-collect off."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+@contextlib.contextmanager
+def player_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page of a fresh player (own cookies) in a browser context made with ``context``
+    (viewport, locale, touch...), auto-collect off; no JavaScript error may happen on it."""
+    ctx = browser.new_context(**context)
     ctx.add_init_script(settings_script(autoCollect=False))
     page = ctx.new_page()
     errors: list[str] = []
@@ -55,17 +57,18 @@ def laptop(browser: Any) -> Iterator[Any]:
     yield page
     ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def laptop(browser: Any) -> Iterator[Any]:
+    """A fresh player on a 1366×768 screen."""
+    with player_page(browser, viewport={"width": 1366, "height": 768}) as page:
+        yield page
 
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     """A fresh player on a 390×844 touch screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                              is_mobile=True, device_scale_factor=2)
-    ctx.add_init_script(settings_script(autoCollect=False))
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with player_page(browser, viewport={"width": 390, "height": 844}, has_touch=True,
+                     is_mobile=True, device_scale_factor=2) as page:
+        yield page

@@ -14,7 +14,7 @@ import pytest
 from reussite.deals import MAX_DEAL_NUMBER
 from reussite.web.i18n import translations
 
-from .conftest import settings_script
+from .conftest import player_page
 from .table import Table
 
 pytestmark = pytest.mark.browser
@@ -23,14 +23,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def french(browser: Any) -> Iterator[Any]:
     """A French-speaking player on a laptop."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="fr-FR")
-    ctx.add_init_script(settings_script(autoCollect=False))
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    with player_page(browser, viewport={"width": 1366, "height": 768}, locale="fr-FR") as page:
+        yield page
 
 
 def fr(text: str) -> str:
@@ -120,7 +114,9 @@ def test_back_and_forward_restore_the_games_they_showed(french: Any, base_url: s
     french.locator("dialog.confirm").get_by_role("button", name=fr("New game")).click()
     french.wait_for_function("() => document.querySelector('#game').dataset.number === '12'")
     second = table.view()
+    # One click at a time: two quick clicks on the stock would be a double-click.
     table.click_stock()
+    table.wait_version(second["version"] + 1)
     table.click_stock()
     table.wait_version(second["version"] + 2)
     assert french.url.endswith("?number=12")
