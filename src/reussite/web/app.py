@@ -146,7 +146,8 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     async def failed(request: Request, exc: Exception) -> Response:
         f = failure(exc, request.scope["headers"])
         if f.status == 503 and wants_html(request):
-            return pages.error_page(request, 503, "The site is briefly unavailable")
+            return pages.error_page(request, 503, "The site is briefly unavailable",
+                                    retry_after=f.headers.get("retry-after"))
         return Response(f.body, status_code=f.status, headers=f.headers,
                         media_type="application/json")
 

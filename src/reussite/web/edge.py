@@ -93,8 +93,9 @@ class Edge:
         except (BadSignature, UnicodeDecodeError):
             return None
 
-    def cross_site(self, headers: Mapping[str, str]) -> str | None:
-        """Why a state-changing request is refused as cross-site, or None."""
+    def cross_site(self, headers: Mapping[str, str], scheme: str = "http") -> str | None:
+        """Why a state-changing request is refused as cross-site, or None: another site is
+        another scheme, host or port (``scheme`` is the request's own)."""
         site = headers.get("sec-fetch-site")
         if site is not None and site not in ("same-origin", "none"):
             return "Requests from another site are refused"
@@ -105,7 +106,8 @@ class Edge:
         if origin in self.allowed_origins:
             return None
         host = (headers.get("host") or "").lower()
-        if origin == "null" or urlsplit(origin).netloc != host:
+        parts = urlsplit(origin)
+        if parts.netloc != host or parts.scheme != scheme:  # "null" has neither
             return "Requests from another site are refused"
         return None
 
@@ -145,7 +147,7 @@ class Edge:
 
         if scope["method"] not in SAFE_METHODS:
             is_api = path.startswith("/api/")
-            why = self.cross_site(headers)
+            why = self.cross_site(headers, scope.get("scheme", "http"))
             if why is not None:
                 await self.refuse(send_with_headers, 403, why, is_api)
                 return

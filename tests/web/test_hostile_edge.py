@@ -1,0 +1,59 @@
+"""What an outsider's requests meet at the edge (issue 26): the feedback form's malformed
+bodies, the 404 page's links, the Origin check's scheme, HTML 503 pages, the cookie cache."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+def test_a_feedback_body_with_too_many_fields_is_a_400_with_a_sentence(
+        sqlite_client: TestClient) -> None:
+    body = "&".join(f"f{i}=x" for i in range(11)).encode()
+    for lang, sentence in (("en", "The form is malformed"), ("fr", "Le formulaire")):
+        r = sqlite_client.post("/feedback", content=body, headers={
+            "content-type": "application/x-www-form-urlencoded", "accept": "text/html",
+            "accept-language": lang})
+        assert r.status_code == 400 and sentence in r.text
+    r = sqlite_client.post("/feedback", content=body,
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 400 and "malformed" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("path", ["//evil.example/x", "///evil.example/x",
+                                  "/\\evil.example/x", "//evil.example"])
+def test_the_404_pages_language_links_stay_on_the_site(sqlite_client: TestClient,
+                                                       path: str) -> None:
+    r = sqlite_client.get(f"http://testserver{path}", headers={"accept": "text/html"})
+    assert r.status_code == 404 and r.request.url.raw_path.startswith(path.encode()[:3])
+    links = re.findall(r'href="([^"]*)"', r.text)
+    assert any("lang=fr" in h for h in links)
+    for href in links:
+        assert href.startswith("/") and not href.startswith("//") and "\\" not in href, href
+
+
+@pytest.mark.parametrize("origin", ["ftp://testserver", "https://testserver",
+                                    "ws://testserver", "testserver"])
+def test_an_origin_of_another_scheme_is_another_site(sqlite_client: TestClient,
+                                                      origin: str) -> None:
+    r = sqlite_client.post("/api/games", json={"game": "klondike"}, headers={"origin": origin})
+    assert r.status_code == 403 and "another site" in r.json()["detail"]
+    r = sqlite_client.post("/api/games", json={"game": "klondike"},
+                           headers={"origin": "http://testserver"})
+    assert r.status_code == 201
+
+
+def test_an_html_503_page_says_when_to_come_back(sqlite_client: TestClient,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def down(*args: object) -> None:
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(sqlite_client.app.state.store, "player_games",  # type: ignore[attr-defined]
+                        down)
+    r = sqlite_client.get("/stats", headers={"accept": "text/html"})
+    assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1
+    assert "unavailable" in r.text
