@@ -57,3 +57,23 @@ def test_an_html_503_page_says_when_to_come_back(sqlite_client: TestClient,
     r = sqlite_client.get("/stats", headers={"accept": "text/html"})
     assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1
     assert "unavailable" in r.text
+
+
+def test_the_edge_remembers_only_valid_cookies_and_a_bounded_number_of_bytes() -> None:
+    from itsdangerous import Signer
+
+    from reussite.web.edge import KNOWN_COOKIE_BYTES, PLAYER_COOKIE, Edge, player_signer
+
+    signer = player_signer("secret")
+    edge = Edge(lambda *a: None, signer=signer)  # type: ignore[arg-type, return-value]
+    forged = Signer("another secret", salt="reussite.player").sign("p").decode()
+    for i in range(2000):
+        assert edge.player_from_cookie(f"{PLAYER_COOKIE}={forged}; n={i}") is None
+    assert edge._known_bytes == 0 and not edge._known
+    valid = signer.sign("p").decode()
+    assert edge.player_from_cookie(f"{PLAYER_COOKIE}={valid}; pad={'x' * 2000}") == "p"
+    assert not edge._known  # too long to remember: checked every time
+    for i in range(50_000):
+        assert edge.player_from_cookie(f"{PLAYER_COOKIE}={valid}; n={i}; pad={'y' * 500}") == "p"
+        assert edge._known_bytes <= KNOWN_COOKIE_BYTES
+    assert sum(map(len, edge._known)) == edge._known_bytes

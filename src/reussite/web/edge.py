@@ -26,7 +26,10 @@ PLAYER_COOKIE = "reussite_player"
 PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
 MAX_BODY = 32 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-KNOWN_COOKIES = 20_000
+KNOWN_COOKIE_BYTES = 2 * 1024 * 1024
+"""The Cookie headers remembered (their signature checked once) hold at most this many bytes."""
+MAX_KNOWN_COOKIE = 1024
+"""A Cookie header longer than this is checked every time, never remembered."""
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -62,9 +65,12 @@ class Edge:
         self.signer = signer
         self.max_body = max_body
         self.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
-        self._known: dict[str, str | None] = {}
-        """Cookie headers already read, and the player each names (or None): the same header
-        always gives the same answer, so its signature is checked once (bounded)."""
+        self._known: dict[str, str] = {}
+        """Cookie headers already read whose signature is valid, and the player each names:
+        the same header always gives the same answer, so its signature is checked once.
+        Only valid ones (a made-up header costs its sender, not this memory), of at most
+        :data:`MAX_KNOWN_COOKIE` bytes, :data:`KNOWN_COOKIE_BYTES` in all."""
+        self._known_bytes = 0
 
     def player_from_cookie(self, header: str | None) -> str | None:
         if not header or PLAYER_COOKIE not in header:
@@ -74,9 +80,12 @@ class Edge:
         except KeyError:
             pass
         player = self._read_cookie(header)
-        if len(self._known) >= KNOWN_COOKIES:
-            self._known.clear()
-        self._known[header] = player
+        if player is not None and len(header) <= MAX_KNOWN_COOKIE:
+            if self._known_bytes + len(header) > KNOWN_COOKIE_BYTES:
+                self._known.clear()
+                self._known_bytes = 0
+            self._known[header] = player
+            self._known_bytes += len(header)
         return player
 
     def _read_cookie(self, header: str) -> str | None:

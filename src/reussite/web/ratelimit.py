@@ -90,6 +90,16 @@ class Buckets:
             self._state = dict(keep)
 
 
+def trusted_proxies() -> str:
+    """The addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed
+    (``REUSSITE_TRUSTED_PROXIES``: addresses or networks, comma-separated; none by default,
+    so that no client names its own address). uvicorn reads those headers (its
+    ``forwarded_allow_ips``, set by ``reussite serve``) and puts the client's address in the
+    request: the limits here then count the client, not the proxy."""
+    return ",".join(p.strip() for p in os.environ.get("REUSSITE_TRUSTED_PROXIES", "").split(",")
+                    if p.strip())
+
+
 def rate_from_env(name: str, default: str) -> Rate | None:
     return Rate.parse(os.environ.get(name) or default)
 
