@@ -1,6 +1,6 @@
 """Real server processes for the tests: ``reussite serve`` on 127.0.0.1 and a free port, and a
-TCP relay to put between a server and PostgreSQL (to cut the database off and bring it back
-without touching the shared PostgreSQL server)."""
+TCP relay to put between a server and PostgreSQL or Redis (to cut one off and bring it back
+without touching the shared server)."""
 
 from __future__ import annotations
 
@@ -127,6 +127,26 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+
+
+DEFAULT_REDIS = ("127.0.0.1", 6379)
+
+
+def redis_address() -> tuple[str, int] | None:
+    """The Redis to test against (``REUSSITE_TEST_REDIS``, ``host:port``: then it must answer;
+    else 127.0.0.1:6379 if it answers there, or None)."""
+    wanted = os.environ.get("REUSSITE_TEST_REDIS")
+    host, _, port = (wanted or "{}:{}".format(*DEFAULT_REDIS)).rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=2) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return host, int(port)
+    except OSError:
+        pass
+    if wanted:
+        raise RuntimeError(f"REUSSITE_TEST_REDIS={wanted} does not answer")
+    return None
 
 
 def postgres_base() -> str | None:

@@ -56,7 +56,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     deadlines and a small cap of connections per address."""
     tmp = tmp_path_factory.mktemp("connections")
     srv = Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp / "server.log", env={
-        "REUSSITE_RATE_LIMIT": "1/1000", "REUSSITE_RATE_LIMIT_ANONYMOUS": "5/1000",
+        "REUSSITE_RATE_LIMIT": "1/1000", "REUSSITE_RATE_LIMIT_ADDRESS": "5/1000",
         "REUSSITE_HEADER_TIMEOUT": "2", "REUSSITE_BODY_TIMEOUT": "2",
         "REUSSITE_MAX_CONNECTIONS_PER_ADDRESS": "8"}).start()
     try:

@@ -26,6 +26,9 @@ PLAYER_COOKIE = "reussite_player"
 PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
 MAX_BODY = 32 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+NO_NEW_PLAYER = frozenset({429, 503})
+"""A request refused (too many, or the site unavailable) mints no player: a client cannot
+collect fresh cookies, each with a full bucket of its own, from its refusals."""
 KNOWN_COOKIE_BYTES = 2 * 1024 * 1024
 """The Cookie headers remembered (their signature checked once) hold at most this many bytes."""
 MAX_KNOWN_COOKIE = 1024
@@ -133,14 +136,10 @@ class Edge:
         path: str = scope["path"]
         player = self.player_from_cookie(headers.get("cookie"))
         known = player is not None
-        cookie_to_set = None
+        mint = False
         if player is None:
             player = new_player_id()
-            if not path.startswith("/static/"):
-                secure = "; Secure" if scope.get("scheme") == "https" else ""
-                cookie_to_set = (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; "
-                                 f"Path=/; Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; "
-                                 f"SameSite=Lax{secure}")
+            mint = not path.startswith("/static/")
         state = scope.setdefault("state", {})
         state["player"] = player
         state["player_known"] = known  # a valid cookie came with the request
@@ -150,8 +149,8 @@ class Edge:
                 raw = message["headers"] = list(message.get("headers", ()))
                 present = {bytes(k).lower() for k, _ in raw}
                 raw.extend(kv for kv in _SECURITY_RAW if kv[0] not in present)
-                if cookie_to_set is not None:
-                    raw.append((b"set-cookie", cookie_to_set.encode("latin-1")))
+                if mint and message["status"] not in NO_NEW_PLAYER:
+                    raw.append((b"set-cookie", self.player_cookie(player, scope)))
             await send(message)
 
         if scope["method"] not in SAFE_METHODS:
@@ -193,6 +192,11 @@ class Edge:
             await self.app(scope, replay, send_with_headers)
             return
         await self.app(scope, receive, send_with_headers)
+
+    def player_cookie(self, player: str, scope: Scope) -> bytes:
+        secure = "; Secure" if scope.get("scheme") == "https" else ""
+        return (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; Path=/; "
+                f"Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; SameSite=Lax{secure}").encode("latin-1")
 
     def too_large(self) -> str:
         return f"The request body is too large (at most {self.max_body} bytes)"
