@@ -190,7 +190,9 @@ class Relay:
     """A TCP relay on 127.0.0.1 to another address, that can be cut and restored.
 
     ``cut()`` closes the listening socket and every relayed connection (the server behind
-    sees its database vanish); ``restore()`` listens again on the same port.
+    sees its database vanish); ``restore()`` listens again on the same port. ``freeze()``
+    stops forwarding without closing anything, as a network partition does (connections
+    are still accepted, nothing gets through); ``thaw()`` lets it all through again.
     """
 
     def __init__(self, target: tuple[str, int]) -> None:
@@ -199,6 +201,14 @@ class Relay:
         self._listener: socket.socket | None = None
         self._conns: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
+
+    def freeze(self) -> None:
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()
 
     def restore(self) -> None:
         s = socket.socket()
@@ -209,6 +219,7 @@ class Relay:
         threading.Thread(target=self._accept, args=(s,), daemon=True).start()
 
     def cut(self) -> None:
+        self._flowing.set()  # the frozen pipes end with their sockets
         listener, self._listener = self._listener, None
         if listener is not None:
             with suppress(OSError):
@@ -238,10 +249,10 @@ class Relay:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                self._flowing.wait()
                 dst.sendall(data)
         except OSError:
             pass
