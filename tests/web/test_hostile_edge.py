@@ -77,3 +77,45 @@ def test_the_edge_remembers_only_valid_cookies_and_a_bounded_number_of_bytes() -
         assert edge.player_from_cookie(f"{PLAYER_COOKIE}={valid}; n={i}; pad={'y' * 500}") == "p"
         assert edge._known_bytes <= KNOWN_COOKIE_BYTES
     assert sum(map(len, edge._known)) == edge._known_bytes
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Too many requests"), ("fr", "Trop de requêtes"),
+                                        ("ru", "Слишком много запросов")])
+def test_a_429_speaks_the_players_language(tmp_path: object, lang: str, words: str) -> None:
+    from pathlib import Path
+
+    from reussite.web.app import create_app
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "1/3600")
+        app = create_app(f"sqlite:///{Path(str(tmp_path)) / 'limit.sqlite3'}")
+    try:
+        with TestClient(app) as c:
+            assert c.get("/api/catalogue").status_code == 200
+            r = c.get("/api/catalogue", headers={"accept-language": lang})
+            assert r.status_code == 429 and r.json()["detail"].startswith(words)
+            assert int(r.headers["retry-after"]) >= 1 and "set-cookie" not in r.headers
+    finally:
+        app.state.store.dispose()
+
+
+@pytest.mark.parametrize("lang,words", [("en", "briefly unavailable"),
+                                        ("fr", "momentanément indisponible"),
+                                        ("ru", "временно недоступна")])
+def test_a_503_speaks_the_players_language(sqlite_client: TestClient,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           lang: str, words: str) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def down(*args: object) -> None:
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(sqlite_client.app.state.store, "player_games",  # type: ignore[attr-defined]
+                        down)
+    r = sqlite_client.get("/api/stats", headers={"accept-language": lang})
+    assert r.status_code == 503 and words in r.json()["detail"]
+    assert int(r.headers["retry-after"]) >= 1
+
+
+def test_health_says_where_the_rate_limit_counts(sqlite_client: TestClient) -> None:
+    assert sqlite_client.get("/api/health").json()["rate_limit"] == "memory"

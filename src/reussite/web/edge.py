@@ -1,7 +1,10 @@
 """The edge of the site: what every request passes through before any route.
 
 - The anonymous player: a random id in a signed, HttpOnly, SameSite=Lax cookie, made on the
-  first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games).
+  first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games),
+  but not on a refusal (:data:`NO_NEW_PLAYER`). The signatures of the Cookie headers seen are
+  checked once, those found valid remembered in a bounded memory (:data:`KNOWN_COOKIE_BYTES`).
+  (The size of a request's headers is bounded before it gets here: :mod:`reussite.web.wire`.)
 - Cross-site requests: a POST whose ``Sec-Fetch-Site`` or ``Origin`` says it comes from
   another site is refused (403). (API POSTs must also be JSON, 415 otherwise, which a
   cross-site form cannot send without a CORS preflight, never granted: see ``api.json_only``.)

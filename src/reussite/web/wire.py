@@ -143,7 +143,9 @@ class Guard:
     def admit(self, conn: Protocol, loop: asyncio.AbstractEventLoop) -> bool:
         """Count a new connection in; False if its address has too many open already."""
         address = conn.client[0] if conn.client else ""
-        if self.by_address[address] >= self.per_address and not self.is_trusted(address):
+        # No address (a Unix socket): a local proxy's connections, not capped.
+        if address and self.by_address[address] >= self.per_address \
+                and not self.is_trusted(address):
             return False
         self.by_address[address] += 1
         conn.address = address
