@@ -122,11 +122,14 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
                                    server_header=False, access_log=access_log)
     try:
         # httptools (uvicorn[standard]): one write an answer, and the connections guarded
-        from reussite.web.wire import Protocol
+        from reussite.web.wire import Protocol, guard
 
+        guard(reload=True)  # its settings read and checked now, not at a first connection
         options["http"] = Protocol
     except ImportError:
         pass
+    except ValueError as e:
+        raise CliError(str(e)) from None
     if workers == 1:
         uvicorn.run(application, **options)
     else:

@@ -178,10 +178,11 @@ class Guard:
 _guard: Guard | None = None
 
 
-def guard() -> Guard:
-    """This process's :class:`Guard` (made at the first connection)."""
+def guard(reload: bool = False) -> Guard:
+    """This process's :class:`Guard`: made at the first connection, or now with ``reload``
+    (``reussite serve`` reads the settings before serving)."""
     global _guard
-    if _guard is None:
+    if _guard is None or reload:
         _guard = Guard()
     return _guard
 
