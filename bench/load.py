@@ -18,6 +18,12 @@ every error (any answer other than the one expected, or a lost move). Exit statu
 
 The HTTP client is a small one of ours over asyncio streams (HTTP/1.1, keep-alive), so that
 the load generator spends little of the machine's CPU that the server needs.
+
+All the players come from 127.0.0.1, where the site would count them as one client (its rate
+limit and its cap of connections per address). So the load test acts as a trusted proxy: the
+server it starts trusts 127.0.0.1 (``REUSSITE_TRUSTED_PROXIES=127.0.0.1``) and each player
+sends ``X-Forwarded-For`` with an address of its own (198.18.0.0/15, the range set aside for
+benchmarks). A server given with ``--url`` must be started with that setting too.
 """
 
 from __future__ import annotations
@@ -154,15 +160,17 @@ class Connection:
     A protocol of its own on the event loop (no stream reader and writer, no task per
     request): the client's CPU is taken from the machine the server runs on."""
 
-    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+    def __init__(self, host: str, port: int, timeout: float = 30.0,
+                 address: str | None = None) -> None:
         self.host = host
         self.port = port
         self.timeout = timeout
         self.proto: _Reader | None = None
         self.cookies: dict[str, str] = {}
         self._cookie_line = b""
+        forwarded = f"X-Forwarded-For: {address}\r\n" if address else ""
         self._head = (f"Host: {host}:{port}\r\nAccept: application/json, text/html\r\n"
-                      ).encode()
+                      f"{forwarded}").encode()
 
     async def close(self) -> None:
         proto, self.proto = self.proto, None
@@ -264,6 +272,15 @@ class Settings:
     """Paced mode: each player sends a request every ``interval`` seconds (0: flat out)."""
 
 
+def player_address(n: int) -> str:
+    """Player ``n``'s own address, sent as ``X-Forwarded-For`` (see the module's text)."""
+    return f"198.{18 + n // 65536 % 2}.{n // 256 % 256}.{n % 256}"
+
+
+TRUSTED = {"REUSSITE_TRUSTED_PROXIES": "127.0.0.1"}
+"""What the server started here is told: the load test is a trusted proxy."""
+
+
 class Player:
     def __init__(self, n: int, cfg: Settings, tally: Tally, rng: random.Random,
                  human: bool) -> None:
@@ -272,7 +289,7 @@ class Player:
         self.tally = tally
         self.rng = rng
         self.human = human
-        self.conn = Connection(cfg.host, cfg.port)
+        self.conn = Connection(cfg.host, cfg.port, address=player_address(n))
         # Paced players start at a random point of their first interval, so they do not
         # knock all at once.
         self.next_at = time.monotonic() + rng.uniform(0, cfg.interval)
@@ -637,7 +654,7 @@ def main(argv: list[str] | None = None) -> int:
             db = args.db or f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
             log = Path(tmp.name) / "server.log"
             ensure_schema(db)
-            proc = start_server(db, port, log, workers=args.workers)
+            proc = start_server(db, port, log, TRUSTED, workers=args.workers)
             print(f"server: reussite serve --port {port} --db {db.split('@')[-1]}",
                   file=sys.stderr)
         cpu0 = cpu_seconds(proc.pid) if proc is not None else 0.0

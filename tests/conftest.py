@@ -21,10 +21,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from serverproc import postgres_base, postgres_schema
 
-# The per-player rate limit (web/ratelimit.py) is a speed: a test that streams requests from
-# one player would meet it on a fast machine and not on a slow one. Tests run without it,
-# and every server they start inherits this; the tests of the limit set it themselves.
+# The rate limits (web/ratelimit.py) are speeds: a test that streams requests from one
+# player, or from 127.0.0.1, would meet them on a fast machine and not on a slow one. Tests
+# run without them, and every server they start inherits this; the tests of the limits set
+# them themselves.
 os.environ["REUSSITE_RATE_LIMIT"] = "off"
+os.environ["REUSSITE_RATE_LIMIT_ADDRESS"] = "off"
 # Likewise the hints' CPU budget (web/hintpool.py, on by default): whether a hint is searched
 # or the quick one would depend on how many hints the same test process searched before and
 # how fast; tests that compare two answers need the searched one every time. The budget's own

@@ -1,6 +1,6 @@
 """Real server processes for the tests: ``reussite serve`` on 127.0.0.1 and a free port, and a
-TCP relay to put between a server and PostgreSQL (to cut the database off and bring it back
-without touching the shared PostgreSQL server)."""
+TCP relay to put between a server and PostgreSQL or Redis (to cut one off and bring it back
+without touching the shared server)."""
 
 from __future__ import annotations
 
@@ -129,6 +129,26 @@ class Server:
         self.proc = None
 
 
+DEFAULT_REDIS = ("127.0.0.1", 6379)
+
+
+def redis_address() -> tuple[str, int] | None:
+    """The Redis to test against (``REUSSITE_TEST_REDIS``, ``host:port``: then it must answer;
+    else 127.0.0.1:6379 if it answers there, or None)."""
+    wanted = os.environ.get("REUSSITE_TEST_REDIS")
+    host, _, port = (wanted or "{}:{}".format(*DEFAULT_REDIS)).rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=2) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return host, int(port)
+    except OSError:
+        pass
+    if wanted:
+        raise RuntimeError(f"REUSSITE_TEST_REDIS={wanted} does not answer")
+    return None
+
+
 def postgres_base() -> str | None:
     """The PostgreSQL to test against, or None when none answers and none was asked for."""
     url = os.environ.get("REUSSITE_TEST_POSTGRES")
@@ -170,7 +190,9 @@ class Relay:
     """A TCP relay on 127.0.0.1 to another address, that can be cut and restored.
 
     ``cut()`` closes the listening socket and every relayed connection (the server behind
-    sees its database vanish); ``restore()`` listens again on the same port.
+    sees its database vanish); ``restore()`` listens again on the same port. ``freeze()``
+    stops forwarding without closing anything, as a network partition does (connections
+    are still accepted, nothing gets through); ``thaw()`` lets it all through again.
     """
 
     def __init__(self, target: tuple[str, int]) -> None:
@@ -179,6 +201,14 @@ class Relay:
         self._listener: socket.socket | None = None
         self._conns: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
+
+    def freeze(self) -> None:
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()
 
     def restore(self) -> None:
         s = socket.socket()
@@ -189,6 +219,7 @@ class Relay:
         threading.Thread(target=self._accept, args=(s,), daemon=True).start()
 
     def cut(self) -> None:
+        self._flowing.set()  # the frozen pipes end with their sockets
         listener, self._listener = self._listener, None
         if listener is not None:
             with suppress(OSError):
@@ -218,10 +249,10 @@ class Relay:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                self._flowing.wait()
                 dst.sendall(data)
         except OSError:
             pass

@@ -114,15 +114,23 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     except SQLAlchemyError as e:
         raise CliError(f"Cannot open the database: {type(e).__name__}:"
                        f" {str(e).splitlines()[0]}") from None
-    options: dict[str, Any] = dict(host=host, port=port, log_level="info",
-                                   proxy_headers=True, server_header=False,
-                                   access_log=access_log)
-    try:
-        from reussite.web.wire import Protocol  # httptools (uvicorn[standard]): one write an answer
+    from reussite.web.ratelimit import trusted_proxies
 
+    # X-Forwarded-For is believed only from the trusted proxies (none unless configured).
+    proxies = trusted_proxies()
+    options: dict[str, Any] = dict(host=host, port=port, log_level="info",
+                                   proxy_headers=bool(proxies), forwarded_allow_ips=proxies,
+                                   server_header=False, access_log=access_log)
+    try:
+        # httptools (uvicorn[standard]): one write an answer, and the connections guarded
+        from reussite.web.wire import Protocol, guard
+
+        guard(reload=True)  # its settings read and checked now, not at a first connection
         options["http"] = Protocol
     except ImportError:
         pass
+    except ValueError as e:
+        raise CliError(str(e)) from None
     if workers == 1:
         uvicorn.run(application, **options)
     else:

@@ -267,3 +267,60 @@ def test_postgres_cut_off_is_a_503_then_recovers(tmp_path: Path) -> None:
         finally:
             server.stop()
             relay.cut()
+
+
+@pytest.mark.postgres
+def test_postgres_frozen_is_a_503_within_the_deadline_then_recovers(tmp_path: Path) -> None:
+    """A database that stops answering without closing anything (a network partition): every
+    request is answered 503 within the deadline (``REUSSITE_DB_DEADLINE``), on the hot path's
+    connections and the pool's alike, for as long as the partition lasts."""
+    base = postgres_base()
+    if base is None:
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
+    from sqlalchemy.engine import make_url
+
+    u = make_url(base)
+    relay = Relay((u.host or "127.0.0.1", u.port or 5432))
+    relay.restore()
+    deadline_s = 2.0
+    with postgres_schema(base, "frozen") as url:
+        through = str(make_url(url).set(host="127.0.0.1", port=relay.port)
+                      .render_as_string(hide_password=False))
+        server = Server(through, tmp_path / "server.log",
+                        env={"REUSSITE_DB_DEADLINE": str(deadline_s)}).start()
+        try:
+            with httpx.Client(base_url=server.url, timeout=20) as client:
+                view = client.post("/api/games", json={"game": "athena", "number": 8}).json()
+                gid = view["id"]
+                assert client.get("/api/stats").status_code == 200  # a pool connection open
+                relay.freeze()
+                # A wait for a connection, then one for the batch (hot path); a ping, a new
+                # connection and the statement (the pool): each bounded by the deadline.
+                for method, path, body, most in (
+                        ("POST", f"/api/games/{gid}/moves", first_move(view), 2),
+                        ("GET", f"/api/games/{gid}", None, 2),
+                        ("GET", "/api/stats", None, 3),
+                        ("GET", "/api/games", None, 3)):
+                    t0 = time.monotonic()
+                    r = client.request(method, path, json=body)
+                    took = time.monotonic() - t0
+                    assert_503(r)
+                    assert took < most * deadline_s + 1.5, (path, took)
+                t0 = time.monotonic()
+                page = client.get("/stats", headers={"accept": "text/html"})
+                assert page.status_code == 503 and "<html" in page.text
+                assert int(page.headers["retry-after"]) >= 1
+                assert time.monotonic() - t0 < 3 * deadline_s + 1.5
+                relay.thaw()
+                until = time.monotonic() + 30
+                while True:
+                    r = client.post(f"/api/games/{gid}/moves", json=first_move(view))
+                    if r.status_code != 503 or time.monotonic() > until:
+                        break
+                    time.sleep(0.2)
+                assert r.status_code == 200 and r.json()["moves"] == 1
+                assert client.get("/api/stats").status_code == 200
+        finally:
+            relay.thaw()
+            server.stop()
+            relay.cut()

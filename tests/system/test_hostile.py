@@ -27,7 +27,7 @@ def hostile_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
     path: Path = tmp_path_factory.mktemp("hostile") / "games.sqlite3"
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REUSSITE_RATE_LIMIT", "40/10")
-        mp.setenv("REUSSITE_RATE_LIMIT_ANONYMOUS", "off")
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "off")
         app = create_app(f"sqlite:///{path}")
     yield app
     app.state.store.dispose()
@@ -262,7 +262,7 @@ def test_a_flood_from_one_player_is_429_with_retry_after_and_others_play_on(
     # 40 requests an hour: no token comes back while the test runs, however slow the machine.
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REUSSITE_RATE_LIMIT", "40/3600")
-        mp.setenv("REUSSITE_RATE_LIMIT_ANONYMOUS", "off")
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "off")
         flood_app = create_app(f"sqlite:///{tmp_path / 'flood.sqlite3'}")
     with TestClient(flood_app) as flooder, TestClient(flood_app) as calm:
         view = start(calm)
@@ -291,18 +291,47 @@ def test_dropping_the_cookie_does_not_dodge_the_limit(tmp_path: Path) -> None:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REUSSITE_RATE_LIMIT", "off")
-        mp.setenv("REUSSITE_RATE_LIMIT_ANONYMOUS", "20/3600")  # no refill during the test
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "20/3600")  # no refill during the test
         app = create_app(f"sqlite:///{tmp_path / 'anon.sqlite3'}")
     try:
         with TestClient(app) as c:
             statuses = []
             for _ in range(40):
                 c.cookies.clear()
-                statuses.append(c.get("/api/catalogue").status_code)
-            assert statuses[:20] == [200] * 20 and 429 in statuses[20:]
-            # A player who keeps the cookie is counted on its own bucket (here: no limit).
-            start(c)
-            assert all(c.get("/api/games").status_code == 200 for _ in range(40))
+                r = c.get("/api/catalogue")
+                statuses.append(r.status_code)
+                # A refusal mints no player: no fresh cookie with a full bucket of its own.
+                assert r.status_code == 200 or "set-cookie" not in r.headers
+            assert statuses[:20] == [200] * 20 and set(statuses[20:]) == {429}
+        # Another address has a bucket of its own.
+        with TestClient(app, client=("192.0.2.7", 50000)) as other:
+            assert other.get("/api/catalogue").status_code == 200
+    finally:
+        app.state.store.dispose()
+
+
+def test_rotating_cookies_does_not_dodge_the_limit(tmp_path: Path) -> None:
+    """Each new player has a bucket of its own, but every request of an address, whatever
+    its cookie, is counted under that address too."""
+    from reussite.web.app import create_app
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REUSSITE_RATE_LIMIT", "600/10")
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "100/3600")
+        app = create_app(f"sqlite:///{tmp_path / 'rotate.sqlite3'}")
+    try:
+        with TestClient(app) as c:
+            cookies = []
+            for _ in range(10):  # ten players minted
+                c.cookies.clear()
+                c.get("/api/catalogue")
+                cookies.append(c.cookies["reussite_player"])
+            statuses = []
+            for i in range(300):  # then a flood, each request with the next cookie
+                c.cookies.clear()
+                c.cookies.set("reussite_player", cookies[i % 10])
+                statuses.append(c.get("/api/games").status_code)
+            assert statuses.count(200) == 90 and statuses.count(429) == 210
     finally:
         app.state.store.dispose()
 

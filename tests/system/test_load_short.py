@@ -34,7 +34,10 @@ def load_module() -> ModuleType:
 
 def crowd_plays(db: str, log: Path) -> None:
     load = load_module()
-    server = Server(db, log, env={"REUSSITE_RATE_LIMIT": "600/10"}).start()
+    # The limits as the site has them, the load test a trusted proxy (see bench/load.py).
+    server = Server(db, log, env={"REUSSITE_RATE_LIMIT": "600/10",
+                                  "REUSSITE_RATE_LIMIT_ADDRESS": "3000/10",
+                                  **load.TRUSTED}).start()
     try:
         tally, elapsed = run_async(load.run_players(
             "127.0.0.1", server.port, players=24, duration=90.0, max_requests=1500,

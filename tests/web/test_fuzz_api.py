@@ -43,7 +43,7 @@ def make_app() -> tuple[FastAPI, Path]:
     folder = Path(tempfile.mkdtemp(prefix="reussite-fuzz-"))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REUSSITE_RATE_LIMIT", "off")
-        mp.setenv("REUSSITE_RATE_LIMIT_ANONYMOUS", "off")
+        mp.setenv("REUSSITE_RATE_LIMIT_ADDRESS", "off")
         return create_app(f"sqlite:///{folder / 'games.sqlite3'}"), folder
 
 

@@ -176,10 +176,13 @@ def hint(request: Request, game_id: str) -> Response:
 @router.get("/health", response_model=Health,
             responses={503: {"model": Error, "description": "The database does not answer"}})
 def health(request: Request) -> Response:
-    """Whether this process can reach the database (for load balancers and monitors)."""
+    """Whether this process can reach the database (for load balancers and monitors), and
+    where its rate limit keeps its counts: ``redis`` (shared by every process) or ``memory``
+    (this process's own: the default, and the fallback while Redis does not answer)."""
     store = tables(request).store
     store.ping()
-    return json_response({"status": "ok", "database": store.dialect})
+    return json_response({"status": "ok", "database": store.dialect,
+                          "rate_limit": request.app.state.rate_limit.store})
 
 
 @router.get("/stats", response_model=list[GameStats])

@@ -27,9 +27,10 @@ from reussite.web.errors import ERRORS, failure
 from reussite.web.fast import FastPath
 from reussite.web.play import Tables
 from reussite.web.ratelimit import (
-    DEFAULT_ANONYMOUS_LIMIT,
+    DEFAULT_ADDRESS_LIMIT,
     DEFAULT_PLAYER_LIMIT,
     RateLimit,
+    namespace_of,
     rate_from_env,
 )
 from reussite.web.storage import Store, default_url
@@ -117,11 +118,12 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     front: ASGIApp = fastapi_app
     if os.environ.get("REUSSITE_FAST_PATH", "on").lower() not in ("off", "0", "no"):
         front = FastPath(front, tables=app.state.tables, url=url, dialect=store.dialect)
-    front = RateLimit(front,
-                      player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
-                      anonymous=rate_from_env("REUSSITE_RATE_LIMIT_ANONYMOUS",
-                                              DEFAULT_ANONYMOUS_LIMIT))
-    app.front = Edge(front, signer=signer, allowed_origins=origins)
+    limit = app.state.rate_limit = RateLimit(
+        front, player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
+        address=rate_from_env("REUSSITE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
+        redis_url=os.environ.get("REUSSITE_REDIS_URL") or None,
+        namespace=namespace_of(store.secret_key()))
+    app.front = Edge(limit, signer=signer, allowed_origins=origins)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -146,7 +148,8 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     async def failed(request: Request, exc: Exception) -> Response:
         f = failure(exc, request.scope["headers"])
         if f.status == 503 and wants_html(request):
-            return pages.error_page(request, 503, "The site is briefly unavailable")
+            return pages.error_page(request, 503, "The site is briefly unavailable",
+                                    retry_after=f.headers.get("retry-after"))
         return Response(f.body, status_code=f.status, headers=f.headers,
                         media_type="application/json")
 

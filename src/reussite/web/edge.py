@@ -1,7 +1,10 @@
 """The edge of the site: what every request passes through before any route.
 
 - The anonymous player: a random id in a signed, HttpOnly, SameSite=Lax cookie, made on the
-  first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games).
+  first visit (a missing, forged or tampered cookie gets a fresh id: no other player's games),
+  but not on a refusal (:data:`NO_NEW_PLAYER`). The signatures of the Cookie headers seen are
+  checked once, those found valid remembered in a bounded memory (:data:`KNOWN_COOKIE_BYTES`).
+  (The size of a request's headers is bounded before it gets here: :mod:`reussite.web.wire`.)
 - Cross-site requests: a POST whose ``Sec-Fetch-Site`` or ``Origin`` says it comes from
   another site is refused (403). (API POSTs must also be JSON, 415 otherwise, which a
   cross-site form cannot send without a CORS preflight, never granted: see ``api.json_only``.)
@@ -26,7 +29,13 @@ PLAYER_COOKIE = "reussite_player"
 PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
 MAX_BODY = 32 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-KNOWN_COOKIES = 20_000
+NO_NEW_PLAYER = frozenset({429, 503})
+"""A request refused (too many, or the site unavailable) mints no player: a client cannot
+collect fresh cookies, each with a full bucket of its own, from its refusals."""
+KNOWN_COOKIE_BYTES = 2 * 1024 * 1024
+"""The Cookie headers remembered (their signature checked once) hold at most this many bytes."""
+MAX_KNOWN_COOKIE = 1024
+"""A Cookie header longer than this is checked every time, never remembered."""
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -62,9 +71,12 @@ class Edge:
         self.signer = signer
         self.max_body = max_body
         self.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
-        self._known: dict[str, str | None] = {}
-        """Cookie headers already read, and the player each names (or None): the same header
-        always gives the same answer, so its signature is checked once (bounded)."""
+        self._known: dict[str, str] = {}
+        """Cookie headers already read whose signature is valid, and the player each names:
+        the same header always gives the same answer, so its signature is checked once.
+        Only valid ones (a made-up header costs its sender, not this memory), of at most
+        :data:`MAX_KNOWN_COOKIE` bytes, :data:`KNOWN_COOKIE_BYTES` in all."""
+        self._known_bytes = 0
 
     def player_from_cookie(self, header: str | None) -> str | None:
         if not header or PLAYER_COOKIE not in header:
@@ -74,9 +86,12 @@ class Edge:
         except KeyError:
             pass
         player = self._read_cookie(header)
-        if len(self._known) >= KNOWN_COOKIES:
-            self._known.clear()
-        self._known[header] = player
+        if player is not None and len(header) <= MAX_KNOWN_COOKIE:
+            if self._known_bytes + len(header) > KNOWN_COOKIE_BYTES:
+                self._known.clear()
+                self._known_bytes = 0
+            self._known[header] = player
+            self._known_bytes += len(header)
         return player
 
     def _read_cookie(self, header: str) -> str | None:
@@ -93,8 +108,9 @@ class Edge:
         except (BadSignature, UnicodeDecodeError):
             return None
 
-    def cross_site(self, headers: Mapping[str, str]) -> str | None:
-        """Why a state-changing request is refused as cross-site, or None."""
+    def cross_site(self, headers: Mapping[str, str], scheme: str = "http") -> str | None:
+        """Why a state-changing request is refused as cross-site, or None: another site is
+        another scheme, host or port (``scheme`` is the request's own)."""
         site = headers.get("sec-fetch-site")
         if site is not None and site not in ("same-origin", "none"):
             return "Requests from another site are refused"
@@ -105,7 +121,8 @@ class Edge:
         if origin in self.allowed_origins:
             return None
         host = (headers.get("host") or "").lower()
-        if origin == "null" or urlsplit(origin).netloc != host:
+        parts = urlsplit(origin)
+        if parts.netloc != host or parts.scheme != scheme:  # "null" has neither
             return "Requests from another site are refused"
         return None
 
@@ -122,14 +139,10 @@ class Edge:
         path: str = scope["path"]
         player = self.player_from_cookie(headers.get("cookie"))
         known = player is not None
-        cookie_to_set = None
+        mint = False
         if player is None:
             player = new_player_id()
-            if not path.startswith("/static/"):
-                secure = "; Secure" if scope.get("scheme") == "https" else ""
-                cookie_to_set = (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; "
-                                 f"Path=/; Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; "
-                                 f"SameSite=Lax{secure}")
+            mint = not path.startswith("/static/")
         state = scope.setdefault("state", {})
         state["player"] = player
         state["player_known"] = known  # a valid cookie came with the request
@@ -139,13 +152,13 @@ class Edge:
                 raw = message["headers"] = list(message.get("headers", ()))
                 present = {bytes(k).lower() for k, _ in raw}
                 raw.extend(kv for kv in _SECURITY_RAW if kv[0] not in present)
-                if cookie_to_set is not None:
-                    raw.append((b"set-cookie", cookie_to_set.encode("latin-1")))
+                if mint and message["status"] not in NO_NEW_PLAYER:
+                    raw.append((b"set-cookie", self.player_cookie(player, scope)))
             await send(message)
 
         if scope["method"] not in SAFE_METHODS:
             is_api = path.startswith("/api/")
-            why = self.cross_site(headers)
+            why = self.cross_site(headers, scope.get("scheme", "http"))
             if why is not None:
                 await self.refuse(send_with_headers, 403, why, is_api)
                 return
@@ -182,6 +195,11 @@ class Edge:
             await self.app(scope, replay, send_with_headers)
             return
         await self.app(scope, receive, send_with_headers)
+
+    def player_cookie(self, player: str, scope: Scope) -> bytes:
+        secure = "; Secure" if scope.get("scheme") == "https" else ""
+        return (f"{PLAYER_COOKIE}={self.signer.sign(player).decode()}; Path=/; "
+                f"Max-Age={PLAYER_COOKIE_AGE}; HttpOnly; SameSite=Lax{secure}").encode("latin-1")
 
     def too_large(self) -> str:
         return f"The request body is too large (at most {self.max_body} bytes)"

@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from reussite.games import UnknownGameError
-from reussite.web.i18n import lang_of, translate
+from reussite.web.i18n import N_, lang_of, translate
 from reussite.web.play import Conflict, NotFound, Refused
 from reussite.web.storage import Unavailable
 
@@ -56,4 +56,6 @@ def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure
         # game's, a new game's refusal) stays as it is.
         return Failure(422, translate(lang_of(headers), str(e)))
     log.warning("database unavailable: %s", type(e).__name__)
-    return Failure(503, "The database is briefly unavailable: try again", {"retry-after": "2"})
+    return Failure(503, translate(lang_of(headers),
+                                  N_("The database is briefly unavailable: try again")),
+                   {"retry-after": "2"})

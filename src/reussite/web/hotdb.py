@@ -59,6 +59,7 @@ from sqlalchemy.types import TypeEngine
 from sqlalchemy.util import await_only
 
 from reussite.web.storage import (
+    DB_DEADLINE,
     STATEMENTS,
     Change,
     Execute,
@@ -70,6 +71,8 @@ from reussite.web.storage import (
     commit_values,
     compiled,
     conditional_update,
+    connect_timeout,
+    db_deadline,
     games,
     make_engine,
     moves,
@@ -305,8 +308,12 @@ class PgWire:
     closing the connection, a notice), the input is read at once and a connection found dead
     is marked :attr:`broken`, so that the pool replaces it before using it."""
 
-    def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop,
+                 deadline: float = DB_DEADLINE) -> None:
         self.conn = conn  # the psycopg connection that opened it (and closes it)
+        self.deadline = deadline
+        """Seconds a batch may wait for its results (:func:`~reussite.web.storage.db_deadline`):
+        past them the connection is closed and the batch fails (a 503)."""
         self.pg = conn.pgconn
         self.pg.nonblocking = 1
         self.pg.enter_pipeline_mode()
@@ -399,7 +406,19 @@ class PgWire:
     async def run_batch(self, jobs: list[tuple[Statement, list[bytes | None]]]) -> list[Any]:
         """Run the statements (with their parameters' values) in one transaction; each one's
         result, or its error as psycopg's exception (not raised: the whole transaction was
-        rolled back then). A failure of the connection itself raises."""
+        rolled back then). A failure of the connection itself raises, and so does a batch
+        not answered within :attr:`deadline` (the connection is then broken)."""
+        try:
+            async with asyncio.timeout(self.deadline):
+                return await self._run_batch(jobs)
+        except TimeoutError:
+            if not self.broken:
+                self.broken = True
+                self.loop.remove_reader(self.fd)
+            raise psycopg.OperationalError(
+                f"the database did not answer within {self.deadline} s") from None
+
+    async def _run_batch(self, jobs: list[tuple[Statement, list[bytes | None]]]) -> list[Any]:
         missing = {stmt.name: stmt for stmt, _ in jobs if stmt.name not in self.prepared}
         if missing:  # prepared on this connection the first time, in a round trip of its own
             await self._prepare(list(missing.values()))
@@ -470,18 +489,22 @@ class PostgresGames(GameStatements):
     Up to ``size`` (:func:`pg_connections`) connections (:class:`PgWire`), opened when
     needed; a connection that fails is closed (the actions of its batch are answered 503) and
     the next batch opens a new one. A statement that waits longer than ``wait`` seconds for a
-    connection is a 503 too.
+    connection (by default :func:`~reussite.web.storage.db_deadline`) is a 503 too, and so is
+    a batch not answered within that deadline (:meth:`PgWire.run_batch`).
     """
 
     sql = PG
 
-    def __init__(self, url: str, size: int | None = None, wait: float = 10.0) -> None:
+    def __init__(self, url: str, size: int | None = None, wait: float | None = None) -> None:
         if size is None:
             size = pg_connections()
+        if wait is None:
+            wait = db_deadline()
         engine = make_engine(url)  # only for the dialect's reading of the URL
         args, kwargs = engine.dialect.create_connect_args(make_url(url))
         engine.dispose()
-        kwargs.setdefault("connect_timeout", 10)
+        self._deadline = db_deadline()
+        kwargs.setdefault("connect_timeout", connect_timeout())
         kwargs["client_encoding"] = "utf8"
         self._args, self._kwargs = args, kwargs
         self._size = size
@@ -512,7 +535,7 @@ class PostgresGames(GameStatements):
     async def _connect(self) -> PgWire:
         conn = await psycopg.AsyncConnection.connect(*self._args, autocommit=True,
                                                      **self._kwargs)
-        return PgWire(conn, asyncio.get_running_loop())
+        return PgWire(conn, asyncio.get_running_loop(), self._deadline)
 
     # The connections: lent to one work at a time (a batch), at most ``size`` at once.
 

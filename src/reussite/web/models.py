@@ -165,3 +165,7 @@ class GameStats(BaseModel):
 class Health(BaseModel):
     status: Literal["ok"]
     database: str = Field(description="sqlite or postgresql")
+    rate_limit: Literal["redis", "memory"] = Field(
+        description="where the rate limit's counts are kept: redis (shared by every process)"
+                    " or memory (this process's own: the default, and the fallback when Redis"
+                    " does not answer)")

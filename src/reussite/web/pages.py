@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -39,6 +39,8 @@ router = APIRouter(include_in_schema=False)
 
 LANG_COOKIE_AGE = 365 * 24 * 3600
 MAX_FEEDBACK = 2000
+MAX_FORM_FIELDS = 10
+"""The feedback form has three fields; a body with more is refused before it is read."""
 WEB = resources.files("reussite.web")
 
 
@@ -73,8 +75,7 @@ def feedback_signer(request: Request) -> Signer:
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     lang = lang_of(request)
     t = translations(lang)
-    path = request.url.path
-    context.update(lang=lang, langs=[(code, LANG_NAMES[code], f"{path}?lang={code}")
+    context.update(lang=lang, langs=[(code, LANG_NAMES[code], f"{here(request)}?lang={code}")
                                      for code in LANGS],
                    game_name=lambda g: g.names.get(lang, g.name),
                    difficulty=lambda g: t.gettext(DIFFICULTY.get(g.difficulty, g.difficulty)))
@@ -89,8 +90,19 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return response
 
 
-def error_page(request: Request, status: int, detail: str) -> HTMLResponse:
-    return render(request, "error.html", status=status, status_code=status, detail=detail)
+def here(request: Request) -> str:
+    """The page's own path, as a link that cannot leave the site: the path of
+    ``GET //evil.example/x`` (a 404 page) would be read by the browser as another host's
+    address, and so would ``/\\evil.example`` (a backslash is a slash to a browser)."""
+    return quote("/" + request.url.path.lstrip("/"))
+
+
+def error_page(request: Request, status: int, detail: str,
+               retry_after: str | None = None) -> HTMLResponse:
+    response = render(request, "error.html", status=status, status_code=status, detail=detail)
+    if retry_after is not None:
+        response.headers["retry-after"] = retry_after
+    return response
 
 
 def tables(request: Request) -> Tables:
@@ -138,7 +150,11 @@ async def stats_page(request: Request) -> HTMLResponse:
 async def post_feedback(request: Request) -> Response:
     """The "something odd? tell us" form: a plain form post, with a token bound to the player."""
     body = (await request.body()).decode("utf-8", errors="replace")
-    form = {k: v[0] for k, v in parse_qs(body, max_num_fields=10).items()}
+    try:
+        form = {k: v[0] for k, v in parse_qs(body, max_num_fields=MAX_FORM_FIELDS).items()}
+    except ValueError:  # more fields than the form has: not the site's form
+        raise HTTPException(400, N_("The form is malformed: reload the page and send it again")
+                            ) from None
     player: str = request.state.player
     try:
         ok = feedback_signer(request).unsign(form.get("csrf", "")).decode() == player

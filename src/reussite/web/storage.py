@@ -25,6 +25,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+import psycopg
+from psycopg.abc import PQGen
+from psycopg.errors import _WaitTimeout
+from psycopg.rows import TupleRow
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -378,6 +382,48 @@ def sqlite_busy_ms() -> int:
     return int(value) if value.isdigit() else 10_000
 
 
+DB_DEADLINE = 5.0
+
+
+def db_deadline() -> float:
+    """How long any one wait for PostgreSQL may last, in seconds (``REUSSITE_DB_DEADLINE``,
+    default 5): a statement, a commit, a ping, opening a connection. A database that stops
+    answering without closing (a network partition: nothing ever comes, and TCP may take
+    many minutes to give up) is then a 503 with ``Retry-After`` after that long, not a
+    request hung as long as the partition (see also :class:`reussite.web.hotdb.PgWire`)."""
+    value = os.environ.get("REUSSITE_DB_DEADLINE", "").strip()
+    try:
+        deadline = float(value) if value else DB_DEADLINE
+    except ValueError:
+        raise ValueError(f"REUSSITE_DB_DEADLINE must be seconds, not {value!r}") from None
+    if deadline <= 0:
+        raise ValueError("REUSSITE_DB_DEADLINE must be more than 0")
+    return deadline
+
+
+def connect_timeout() -> int:
+    """libpq's ``connect_timeout`` (whole seconds, at least 2: libpq's own minimum)."""
+    return max(2, round(db_deadline()))
+
+
+class DeadlineConnection(psycopg.Connection[TupleRow]):
+    """A psycopg connection whose every wait for the server has a deadline (:attr:`deadline`
+    seconds; None: none, for the migrations): past it the connection is closed (its state is
+    unknown) and the wait raises :class:`psycopg.OperationalError`, which the pool reads as a
+    lost connection. (psycopg's waits take a timeout; its statements pass none.)"""
+
+    deadline: float | None = None
+
+    def wait(self, gen: PQGen[Any], interval: float = 0.1,
+             timeout: float | None = None) -> Any:
+        try:
+            return super().wait(gen, interval, self.deadline if timeout is None else timeout)
+        except _WaitTimeout:
+            self.close()
+            raise psycopg.OperationalError(
+                f"the database did not answer within {self.deadline} s") from None
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     synchronous = os.environ.get("REUSSITE_SQLITE_SYNCHRONOUS", "NORMAL").upper()
     if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -408,7 +454,18 @@ def make_engine(url: str) -> Engine:
         return engine
     # The game actions and views use connections of their own (reussite.web.hotdb, 16 a
     # process); this pool serves the pages, lists, statistics and health checks.
-    return create_engine(u, pool_size=4, max_overflow=8, pool_timeout=10, pool_pre_ping=True)
+    engine = create_engine(u, pool_size=4, max_overflow=8, pool_timeout=db_deadline(),
+                           pool_pre_ping=True, connect_args={"connect_timeout": connect_timeout()})
+    if u.get_backend_name() == "postgresql" and u.get_driver_name() == "psycopg":
+        deadline = db_deadline()
+
+        @event.listens_for(engine, "do_connect")
+        def connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+            conn = DeadlineConnection.connect(*cargs, **cparams)
+            conn.deadline = deadline
+            return conn
+
+    return engine
 
 
 class Store(GameStatements):
@@ -464,14 +521,24 @@ class Store(GameStatements):
         """Serialise migrations: a PostgreSQL advisory lock, or a lock file beside SQLite."""
         if self.dialect == "postgresql":
             with self.engine.connect() as conn:
-                conn.execute(text("SELECT pg_advisory_lock(727274)"))
-                conn.commit()
+                # No deadline here: a migration may take long, and so may waiting for another
+                # process's; the connection's deadline is back when it returns to the pool.
+                raw = conn.connection.dbapi_connection
+                deadline = raw.deadline if isinstance(raw, DeadlineConnection) else None
+                if isinstance(raw, DeadlineConnection):
+                    raw.deadline = None
                 try:
-                    yield conn
-                finally:
-                    conn.rollback()
-                    conn.execute(text("SELECT pg_advisory_unlock(727274)"))
+                    conn.execute(text("SELECT pg_advisory_lock(727274)"))
                     conn.commit()
+                    try:
+                        yield conn
+                    finally:
+                        conn.rollback()
+                        conn.execute(text("SELECT pg_advisory_unlock(727274)"))
+                        conn.commit()
+                finally:
+                    if isinstance(raw, DeadlineConnection):
+                        raw.deadline = deadline
             return
         database = make_url(self.url).database
         if not database or database == ":memory:":
