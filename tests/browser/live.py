@@ -27,11 +27,12 @@ BASE_URL_ENV = "REUSSITE_BROWSER_BASE_URL"
 """Set it to test a server that is already running instead of starting one."""
 
 
-def _wait_until_up(url: str, proc: subprocess.Popen[bytes] | None, timeout: float) -> None:
+def _wait_until_up(url: str, proc: subprocess.Popen[bytes] | None, timeout: float,
+                   log: Path | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            out = log.read_text(errors="replace") if log is not None else ""
             raise RuntimeError(f"reussite serve exited with {proc.returncode}:\n{out[-3000:]}")
         try:
             with urllib.request.urlopen(url + "/api/catalogue", timeout=2):
@@ -55,12 +56,16 @@ def running_server() -> Iterator[str]:
         db = f"sqlite:///{Path(tmp) / 'site.sqlite3'}"
         exe = Path(sys.executable).with_name("reussite")
         cmd = [str(exe) if exe.exists() else "reussite", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--db", db]
+               "--port", str(port), "--db", db, "--no-access-log"]
         env = {**os.environ, "REUSSITE_DATABASE_URL": db}
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        # The server's output goes to a file: a pipe nobody reads fills up (64 KB) in a long
+        # run, and the server then blocks on its next log line.
+        log = Path(tmp) / "server.log"
+        with log.open("ab") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         try:
             url = f"http://127.0.0.1:{port}"
-            _wait_until_up(url, proc, 40)
+            _wait_until_up(url, proc, 40, log)
             yield url
         finally:
             proc.terminate()
