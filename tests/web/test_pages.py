@@ -64,8 +64,9 @@ def test_game_page_holds_the_play_area_and_the_client_texts(sqlite_client: TestC
         assert r.status_code == 200
         html = r.text
         assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"></div>' in html
-        assert '<script type="module" src="/static/js/app.js"></script>' in html
-        assert 'href="/static/css/app.css"' in html
+        assert re.search(r'<script type="module" src="/static/js/app\.js\?v=[0-9a-f]{8}">'
+                         r'</script>', html)
+        assert re.search(r'href="/static/css/app\.css\?v=[0-9a-f]{8}"', html)
         assert str(html_escape(rules.names[lang])) in html
         strings = ui_strings(html)
         assert set(strings) == CONTRACT_KEYS == set(UI_STRINGS)

@@ -10,18 +10,17 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator
-from importlib import resources
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute, Match
-from starlette.staticfiles import StaticFiles
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
 from reussite.web import api, hintpool, pages
+from reussite.web.assets import assets
 from reussite.web.edge import Edge, player_signer
 from reussite.web.errors import ERRORS, failure
 from reussite.web.fast import FastPath
@@ -103,8 +102,12 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.state.signer = signer
     app.include_router(api.router)
     app.include_router(pages.router)
-    static = resources.files("reussite.web") / "static"
-    app.mount("/static", StaticFiles(directory=str(static), check_dir=False), name="static")
+    static = assets()
+    app.mount("/static", static, name="static")
+    app.router.routes += [  # ASGI apps, as routes: Starlette calls them with the scope
+        Route("/favicon.ico", static.one("icon.svg"), include_in_schema=False),
+        Route("/manifest.webmanifest", static.one("manifest.webmanifest"),
+              include_in_schema=False)]
     origins = [o for o in os.environ.get("REUSSITE_ALLOWED_ORIGINS", "").split(",") if o]
 
     # The site's own layers, in front of FastAPI (and of Starlette's middleware stack, which

@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.rules import GameRules
 from reussite.web import i18n
+from reussite.web.assets import assets
 from reussite.web.i18n import (
     DIFFICULTY,
     LANG_COOKIE,
@@ -50,6 +51,7 @@ def environment(lang: str) -> Environment:
                       autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)  # templates ship with the package: no stat a page
+    env.globals["static"] = assets().url  # a static file's URL with its content hash
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     return env
 
