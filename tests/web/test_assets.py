@@ -35,6 +35,15 @@ def test_favicon_and_manifest_are_served_with_their_types(sqlite_client: TestCli
         assert got.status_code == 200 and got.headers["content-type"] == icon_entry["type"]
 
 
+def test_the_icon_and_manifest_mint_no_player(sqlite_client: TestClient) -> None:
+    """Browsers fetch the manifest without cookies: no new player for a file."""
+    sqlite_client.cookies.clear()
+    for path in ("/favicon.ico", "/manifest.webmanifest"):
+        r = sqlite_client.get(path)
+        assert r.status_code == 200 and "set-cookie" not in r.headers, path
+    assert "set-cookie" in sqlite_client.get("/").headers  # a page does make one
+
+
 def test_pages_link_the_icon_and_manifest(sqlite_client: TestClient) -> None:
     html = sqlite_client.get("/").text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html

@@ -62,6 +62,9 @@ def new_player_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+_NO_PLAYER = frozenset({"/favicon.ico", "/manifest.webmanifest"})
+"""Paths outside ``/static/`` that are files, not pages: a request for them mints no player."""
+
 class Edge:
     """Pure ASGI middleware (cheap: no per-request objects beyond the headers)."""
 
@@ -142,7 +145,8 @@ class Edge:
         mint = False
         if player is None:
             player = new_player_id()
-            mint = not path.startswith("/static/")
+            # files fetched without cookies (the manifest) or by the browser alone need no player
+            mint = not path.startswith("/static/") and path not in _NO_PLAYER
         state = scope.setdefault("state", {})
         state["player"] = player
         state["player_known"] = known  # a valid cookie came with the request
