@@ -13,6 +13,7 @@ out of reach for a while.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 import subprocess
@@ -228,8 +229,13 @@ def test_sqlite_locked_by_another_process_is_a_503_then_recovers(
                             (gid,)).fetchone() == (1,)
 
 
-@pytest.mark.postgres
-def test_postgres_cut_off_is_a_503_then_recovers(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def client_through_relay(tmp_path: Path, schema: str, timeout: float,
+                         env: dict[str, str] | None = None) -> Iterator[tuple[httpx.Client,
+                                                                               Relay]]:
+    """A client of a server whose PostgreSQL (a schema of its own) is reached through a relay
+    the test can cut or freeze; the relay is restored, and cut again once the server has
+    stopped."""
     base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
@@ -238,35 +244,42 @@ def test_postgres_cut_off_is_a_503_then_recovers(tmp_path: Path) -> None:
     u = make_url(base)
     relay = Relay((u.host or "127.0.0.1", u.port or 5432))
     relay.restore()
-    with postgres_schema(base, "faults") as url:
+    with postgres_schema(base, schema) as url:
         through = str(make_url(url).set(host="127.0.0.1", port=relay.port)
                       .render_as_string(hide_password=False))
-        server = Server(through, tmp_path / "server.log").start()
+        server = Server(through, tmp_path / "server.log", env=env).start()
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as client:
-                view = client.post("/api/games", json={"game": "athena", "number": 8}).json()
-                gid = view["id"]
-                relay.cut()
-                for _ in range(2):
-                    assert_503(client.get(f"/api/games/{gid}"))
-                    assert_503(client.post(f"/api/games/{gid}/moves", json=first_move(view)))
-                    assert_503(client.get("/api/games"))
-                page = client.get("/", headers={"accept": "text/html"})
-                assert page.status_code == 503 and "<html" in page.text
-                relay.restore()
-                deadline = time.monotonic() + 30
-                while True:
-                    r = client.post(f"/api/games/{gid}/moves", json=first_move(view))
-                    if r.status_code == 200 or time.monotonic() > deadline:
-                        break
-                    assert_503(r)
-                    time.sleep(0.2)
-                assert r.status_code == 200 and r.json()["moves"] == 1
-                assert client.get(f"/api/games/{gid}").json()["version"] == \
-                    view["version"] + 1
+            with httpx.Client(base_url=server.url, timeout=timeout) as client:
+                yield client, relay
         finally:
+            relay.thaw()
             server.stop()
             relay.cut()
+
+
+@pytest.mark.postgres
+def test_postgres_cut_off_is_a_503_then_recovers(tmp_path: Path) -> None:
+    with client_through_relay(tmp_path, "faults", 30) as (client, relay):
+        view = client.post("/api/games", json={"game": "athena", "number": 8}).json()
+        gid = view["id"]
+        relay.cut()
+        for _ in range(2):
+            assert_503(client.get(f"/api/games/{gid}"))
+            assert_503(client.post(f"/api/games/{gid}/moves", json=first_move(view)))
+            assert_503(client.get("/api/games"))
+        page = client.get("/", headers={"accept": "text/html"})
+        assert page.status_code == 503 and "<html" in page.text
+        relay.restore()
+        deadline = time.monotonic() + 30
+        while True:
+            r = client.post(f"/api/games/{gid}/moves", json=first_move(view))
+            if r.status_code == 200 or time.monotonic() > deadline:
+                break
+            assert_503(r)
+            time.sleep(0.2)
+        assert r.status_code == 200 and r.json()["moves"] == 1
+        assert client.get(f"/api/games/{gid}").json()["version"] == \
+            view["version"] + 1
 
 
 @pytest.mark.postgres
@@ -274,53 +287,36 @@ def test_postgres_frozen_is_a_503_within_the_deadline_then_recovers(tmp_path: Pa
     """A database that stops answering without closing anything (a network partition): every
     request is answered 503 within the deadline (``REUSSITE_DB_DEADLINE``), on the hot path's
     connections and the pool's alike, for as long as the partition lasts."""
-    base = postgres_base()
-    if base is None:
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
-    from sqlalchemy.engine import make_url
-
-    u = make_url(base)
-    relay = Relay((u.host or "127.0.0.1", u.port or 5432))
-    relay.restore()
     deadline_s = 2.0
-    with postgres_schema(base, "frozen") as url:
-        through = str(make_url(url).set(host="127.0.0.1", port=relay.port)
-                      .render_as_string(hide_password=False))
-        server = Server(through, tmp_path / "server.log",
-                        env={"REUSSITE_DB_DEADLINE": str(deadline_s)}).start()
-        try:
-            with httpx.Client(base_url=server.url, timeout=20) as client:
-                view = client.post("/api/games", json={"game": "athena", "number": 8}).json()
-                gid = view["id"]
-                assert client.get("/api/stats").status_code == 200  # a pool connection open
-                relay.freeze()
-                # A wait for a connection, then one for the batch (hot path); a ping, a new
-                # connection and the statement (the pool): each bounded by the deadline.
-                for method, path, body, most in (
-                        ("POST", f"/api/games/{gid}/moves", first_move(view), 2),
-                        ("GET", f"/api/games/{gid}", None, 2),
-                        ("GET", "/api/stats", None, 3),
-                        ("GET", "/api/games", None, 3)):
-                    t0 = time.monotonic()
-                    r = client.request(method, path, json=body)
-                    took = time.monotonic() - t0
-                    assert_503(r)
-                    assert took < most * deadline_s + 1.5, (path, took)
-                t0 = time.monotonic()
-                page = client.get("/stats", headers={"accept": "text/html"})
-                assert page.status_code == 503 and "<html" in page.text
-                assert int(page.headers["retry-after"]) >= 1
-                assert time.monotonic() - t0 < 3 * deadline_s + 1.5
-                relay.thaw()
-                until = time.monotonic() + 30
-                while True:
-                    r = client.post(f"/api/games/{gid}/moves", json=first_move(view))
-                    if r.status_code != 503 or time.monotonic() > until:
-                        break
-                    time.sleep(0.2)
-                assert r.status_code == 200 and r.json()["moves"] == 1
-                assert client.get("/api/stats").status_code == 200
-        finally:
-            relay.thaw()
-            server.stop()
-            relay.cut()
+    with client_through_relay(tmp_path, "frozen", 20,
+                              {"REUSSITE_DB_DEADLINE": str(deadline_s)}) as (client, relay):
+        view = client.post("/api/games", json={"game": "athena", "number": 8}).json()
+        gid = view["id"]
+        assert client.get("/api/stats").status_code == 200  # a pool connection open
+        relay.freeze()
+        # A wait for a connection, then one for the batch (hot path); a ping, a new
+        # connection and the statement (the pool): each bounded by the deadline.
+        for method, path, body, most in (
+                ("POST", f"/api/games/{gid}/moves", first_move(view), 2),
+                ("GET", f"/api/games/{gid}", None, 2),
+                ("GET", "/api/stats", None, 3),
+                ("GET", "/api/games", None, 3)):
+            t0 = time.monotonic()
+            r = client.request(method, path, json=body)
+            took = time.monotonic() - t0
+            assert_503(r)
+            assert took < most * deadline_s + 1.5, (path, took)
+        t0 = time.monotonic()
+        page = client.get("/stats", headers={"accept": "text/html"})
+        assert page.status_code == 503 and "<html" in page.text
+        assert int(page.headers["retry-after"]) >= 1
+        assert time.monotonic() - t0 < 3 * deadline_s + 1.5
+        relay.thaw()
+        until = time.monotonic() + 30
+        while True:
+            r = client.post(f"/api/games/{gid}/moves", json=first_move(view))
+            if r.status_code != 503 or time.monotonic() > until:
+                break
+            time.sleep(0.2)
+        assert r.status_code == 200 and r.json()["moves"] == 1
+        assert client.get("/api/stats").status_code == 200

@@ -65,6 +65,7 @@ def new_player_id() -> str:
 _NO_PLAYER = frozenset({"/favicon.ico", "/manifest.webmanifest"})
 """Paths outside ``/static/`` that are files, not pages: a request for them mints no player."""
 
+
 class Edge:
     """Pure ASGI middleware (cheap: no per-request objects beyond the headers)."""
 
