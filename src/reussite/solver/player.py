@@ -117,6 +117,8 @@ class Game:
     """Cards on the foundations at the end."""
     detours: int = 0
     """Times the best-ranked step was left aside because it led back to a view seen before."""
+    line: list[RawMove] = field(default_factory=list)
+    """The moves played, in order."""
 
 
 def _progress_mark(pos: Position) -> tuple[int, int, int]:
@@ -199,7 +201,10 @@ def play_game(pos: Position, player: Player, *, max_moves: int, patience: int) -
     referee.start(pos)
     ending = ""
 
+    line: list[RawMove] = []
+
     def play(m: RawMove) -> bool:
+        line.append(m)
         pos.push_raw(m)
         memory.follow(pos)
         return player.follow(observe(pos, memory)) or pos.is_won()
@@ -230,4 +235,4 @@ def play_game(pos: Position, player: Player, *, max_moves: int, patience: int) -
     won = pos.is_won()
     return Game("won" if won else "lost", len(pos.history), player.states,
                 time.process_time() - start, "won" if won else ending, pos.foundation_cards,
-                referee.detours)
+                referee.detours, line)
