@@ -20,7 +20,8 @@ CONTRACT_KEYS = {
     "won", "lost", "stuck", "play_again", "settings", "four_colours", "left_handed",
     "animation", "speed_off", "speed_fast", "speed_normal", "speed_slow", "auto_collect",
     "winnable_only", "card_name", "suit_S", "suit_H", "suit_D",
-    "suit_C", "redeals_left", "cards_left", *(f"rank_{i}" for i in range(1, 14))}
+    "suit_C", "redeals_left", "cards_left", "scoring", "scoring_off", "scoring_standard",
+    "scoring_vegas", "score_vegas", *(f"rank_{i}" for i in range(1, 14))}
 
 
 def ui_strings(html: str) -> dict[str, str]:
