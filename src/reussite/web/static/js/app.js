@@ -197,8 +197,11 @@ function buildSettings() {
     });
     return select;
   };
-  els.scoring = h("label", { class: "setting setting-scoring", hidden: "" },
-    h("span", { text: t("scoring") }), choice("scoring", SCORINGS, "scoring", updateScore));
+  // Only the games with a choice of scores (the page says so) offer it.
+  const scoring = root.dataset.scoring
+    ? h("label", { class: "setting" }, h("span", { text: t("scoring") }),
+      choice("scoring", SCORINGS, "scoring", updateScore))
+    : null;
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
       h("span", { class: "icon", "aria-hidden": "true", text: ICONS.settings }),
@@ -208,7 +211,7 @@ function buildSettings() {
       check("left_handed", "leftHanded"),
       check("auto_collect", "autoCollect"),
       check("winnable_only", "winnableOnly"),
-      els.scoring,
+      scoring,
       h("label", { class: "setting" }, h("span", { text: t("animation") }),
         choice("animation", Object.keys(SPEEDS), "speed"))));
 }
@@ -471,7 +474,6 @@ function updateChrome() {
 function updateScore() {
   const v = state.view;
   if (!v) return;
-  els.scoring.hidden = !v.scores;
   els.score.textContent = scoreText(v, settings.scoring, t);
   els.score.hidden = !els.score.textContent;
 }

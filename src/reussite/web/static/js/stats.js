@@ -56,19 +56,20 @@ export function runningRate(results) {
 
 /** The chart: one mark per game, oldest on the left (won up, lost or abandoned down), and the
  * running win rate as a line over them. */
-function drawChart(entries) {
+function drawChart(entries, width) {
   const games = [...entries].reverse();
   const results = games.map((e) => e.result);
   const count = (r) => results.filter((x) => x === r).length;
   const rates = runningRate(results);
-  const W = 600;
+  const W = Math.max(280, Math.round(width)); // drawn at the page's own scale: text stays legible
   const H = 180;
-  const left = 34;
+  const left = 46;
   const top = 8;
   const plot = 110; // the win rate's height, 0 to 100 %
   const band = top + plot + 14; // the results' strip
   const step = (W - left - 4) / Math.max(games.length, 1);
   const x = (i) => left + step * (i + 0.5);
+  const bar = Math.min(Math.max(step * 0.7, 2), 18);
   const label = t("chart", { n: games.length, won: count("won"), lost: count("lost"),
     abandoned: count("abandoned"), rate: `${Math.round(rates.at(-1) ?? 0)} %` });
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label,
@@ -86,7 +87,7 @@ function drawChart(entries) {
   games.forEach((g, i) => {
     const won = g.result === "won";
     const mark = svg("rect", {
-      x: x(i) - Math.max(step * 0.35, 1), width: Math.max(step * 0.7, 2),
+      x: x(i) - bar / 2, width: bar,
       y: won ? band : band + 12, height: won ? 12 : g.result === "lost" ? 24 : 12,
       class: `mark ${g.result}`,
     });
@@ -137,7 +138,7 @@ async function showHistory(section, game) {
     list.replaceChildren(h("li", { class: "empty", text: t("no_games") }));
     return;
   }
-  const [chart, keys] = drawChart(entries);
+  const [chart, keys] = drawChart(entries, drawing.clientWidth || 600);
   drawing.replaceChildren(chart);
   legend.replaceChildren(...keys);
   list.replaceChildren(...entries.map(historyItem));
