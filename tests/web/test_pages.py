@@ -64,7 +64,9 @@ def test_game_page_holds_the_play_area_and_the_client_texts(sqlite_client: TestC
         r = sqlite_client.get(f"/games/{game}", headers={"accept-language": lang})
         assert r.status_code == 200
         html = r.text
-        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"></div>' in html
+        scoring = ' data-scoring="standard vegas"' if rules.klondike_score else ""
+        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"{scoring}></div>' \
+            in html
         assert re.search(r'<script type="module" src="/static/js/app\.js\?v=[0-9a-f]{8}">'
                          r'</script>', html)
         assert re.search(r'href="/static/css/app\.css\?v=[0-9a-f]{8}"', html)
