@@ -5,7 +5,8 @@
 
 Each shot opens deal 7 (the same deal every time: the pictures only change when the table
 does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
-the tallest pile of a won Spider (1 suit) game, at laptop and phone size.
+the tallest pile of a won Spider (1 suit) game, at laptop and phone size, and two the
+statistics page of a player with ten games behind them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from browser.history import make_history  # noqa: E402
 from browser.live import launch_chromium, running_server  # noqa: E402
 from browser.table import Table  # noqa: E402
 from browser.winning import tallest_moment  # noqa: E402
@@ -70,6 +72,24 @@ def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Pat
     return path
 
 
+def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """The statistics page of a player with a history (:func:`make_history`)."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    page = ctx.new_page()
+    make_history(page, base_url)
+    page.goto(f"{base_url}/stats")
+    page.wait_for_selector(".chart svg")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"/stats at {width}×{height} scrolls sideways ({scroll} px)")
+    path = out / f"stats-{width}x{height}.png"
+    page.screenshot(path=str(path), full_page=True)
+    ctx.close()
+    return path
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -88,6 +108,7 @@ def main() -> None:
                 print(path)
         for size in (LAPTOP, PHONE):
             print(shoot_tall_pile(browser, url, size, args.out))
+            print(shoot_stats(browser, url, size, args.out))
         browser.close()
 
 

@@ -20,7 +20,8 @@ CONTRACT_KEYS = {
     "won", "lost", "stuck", "play_again", "settings", "four_colours", "left_handed",
     "animation", "speed_off", "speed_fast", "speed_normal", "speed_slow", "auto_collect",
     "winnable_only", "card_name", "suit_S", "suit_H", "suit_D",
-    "suit_C", "redeals_left", "cards_left", *(f"rank_{i}" for i in range(1, 14))}
+    "suit_C", "redeals_left", "cards_left", "scoring", "scoring_off", "scoring_standard",
+    "scoring_vegas", "score_vegas", *(f"rank_{i}" for i in range(1, 14))}
 
 
 def ui_strings(html: str) -> dict[str, str]:
@@ -63,7 +64,9 @@ def test_game_page_holds_the_play_area_and_the_client_texts(sqlite_client: TestC
         r = sqlite_client.get(f"/games/{game}", headers={"accept-language": lang})
         assert r.status_code == 200
         html = r.text
-        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"></div>' in html
+        scoring = ' data-scoring="standard vegas"' if rules.klondike_score else ""
+        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"{scoring}></div>' \
+            in html
         assert re.search(r'<script type="module" src="/static/js/app\.js\?v=[0-9a-f]{8}">'
                          r'</script>', html)
         assert re.search(r'href="/static/css/app\.css\?v=[0-9a-f]{8}"', html)

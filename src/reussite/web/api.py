@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from reussite.games import CATALOGUE
+from reussite.games import get_game as game_rules
 from reussite.web.actions import (
     ACTIONS,
     HINT,
@@ -28,6 +29,7 @@ from reussite.web.actions import (
     hint_from_elsewhere,
     hint_json,
 )
+from reussite.web.history import history
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -37,8 +39,10 @@ from reussite.web.models import (
     GameView,
     Health,
     Hint,
+    HistoryEntry,
     NewGame,
     PlayMove,
+    StatsReset,
     VersionOnly,
 )
 from reussite.web.play import Tables
@@ -115,15 +119,23 @@ def new_game(request: Request, body: NewGame) -> Response:
     return perform(request, ACTIONS[NEW_GAME], body=body)
 
 
+GameQuery = Annotated[str | None, Query(max_length=32, json_schema_extra={"enum": GAME_IDS})]
+"""The ``?game=`` of a list: one game of the catalogue (else every game)."""
+
+
+def known_game(game: str | None) -> None:
+    """Refuse a game that is not in the catalogue (422, :class:`UnknownGameError`)."""
+    if game is not None:
+        game_rules(game)
+
+
 @router.get("/games", response_model=list[GameSummary], responses=REFUSED)
 def list_games(request: Request,
-               game: Annotated[str | None, Query(max_length=32,
-                                                 json_schema_extra={"enum": GAME_IDS})] = None,
+               game: GameQuery = None,
                status: Literal["playing", "won", "lost"] | None = None,
                limit: Annotated[int, Query(ge=1, le=100)] = 50) -> Response:
     """The caller's games, newest first (to resume an unfinished one)."""
-    if game is not None and game not in CATALOGUE:
-        raise HTTPException(422, f"Unknown game {game!r}")
+    known_game(game)
     rows = tables(request).recent(player(request), game, status, limit)
     return json_response([
         {"id": r.id, "game": r.game, "number": r.number, "status": r.status, "moves": r.cursor,
@@ -190,3 +202,20 @@ def stats(request: Request) -> Response:
     """The caller's statistics, per game played."""
     return json_response(player_stats(tables(request).store.player_games(player(request))))
 
+
+
+@router.delete("/stats", response_model=StatsReset, responses={
+    **REFUSED, 403: {"model": Error, "description": "A request from another site"}})
+def reset_stats(request: Request, game: GameQuery = None) -> Response:
+    """Forget the caller's results (of one game, or of all): the statistics and the history
+    start afresh; the games in play are kept."""
+    known_game(game)
+    deleted = tables(request).store.reset_stats(player(request), game)
+    return json_response({"deleted": deleted})
+
+
+@router.get("/history", response_model=list[HistoryEntry], responses=REFUSED)
+def recent_history(request: Request, game: GameQuery = None) -> Response:
+    """The caller's last games that are over or abandoned (at most 50), newest first."""
+    known_game(game)
+    return json_response(history(tables(request).store.history_rows(player(request), game)))

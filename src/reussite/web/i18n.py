@@ -145,6 +145,12 @@ UI_STRINGS: dict[str, str] = {
     "suit_C": N_("clubs"),
     "redeals_left": N_("Redeals left"),
     "cards_left": N_("Cards left"),
+    "scoring": N_("Scoring"),
+    "scoring_off": N_("none"),
+    "scoring_standard": N_("standard"),
+    "scoring_vegas": N_("Vegas"),
+    # TRANSLATORS: the status bar's label before the Vegas score, e.g. "Vegas -27".
+    "score_vegas": N_("Vegas score"),
 }
 
 

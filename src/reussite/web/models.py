@@ -99,6 +99,11 @@ class Names(BaseModel):
     ru: str
 
 
+class Scores(BaseModel):
+    standard: int = Field(description="Standard scoring (never below 0)")
+    vegas: int = Field(description="Vegas scoring: -52 for the deal, +5 a card on a foundation")
+
+
 class GameView(BaseModel):
     id: str
     game: str
@@ -110,7 +115,10 @@ class GameView(BaseModel):
     can_undo: bool
     can_redo: bool
     moves: int
-    score: int | None
+    score: int | None = Field(description="Spider's score (500, -1 a move, +100 a suit); null"
+                                          " in the other games")
+    scores: Scores | None = Field(description="The Klondike family's standard and Vegas scores"
+                                              " of the moves played; null in the other games")
     redeals_left: int | None
     elapsed_seconds: float
     used_undo: bool
@@ -160,6 +168,24 @@ class GameStats(BaseModel):
     wins_with_undo: int
     wins_with_hint: int
     wins_unaided: int
+
+
+class HistoryEntry(BaseModel):
+    id: str
+    game: str
+    names: Names
+    number: int | None = Field(description="The deal number of a game that is over; null for"
+                                            " an abandoned game (it may still be resumed)")
+    result: Literal["won", "lost", "abandoned"]
+    moves: int = Field(description="Moves played (for a win: the moves of the win)")
+    seconds: float = Field(description="The game's time (for a win: the time of the win)")
+    used_undo: bool
+    used_hint: bool
+    ended_at: str = Field(description="When it was won, or last played: ISO 8601, UTC")
+
+
+class StatsReset(BaseModel):
+    deleted: int = Field(description="How many games were forgotten")
 
 
 class Health(BaseModel):

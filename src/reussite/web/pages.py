@@ -145,7 +145,9 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
     rows = player_stats(await run_in_threadpool(tables(request).store.player_games, player))
-    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
+    # A game dealt and never played has no line of its own in the table.
+    return render(request, "stats.html",
+                  stats=[(CATALOGUE[s["game"]], s) for s in rows if s["played"]])
 
 
 @router.post("/feedback")

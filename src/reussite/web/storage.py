@@ -18,7 +18,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -283,6 +283,39 @@ def new_game_values(game_id: str, player_id: str, game: str, number: int,
                 cursor=0, length=0, status=status, used_undo=False, used_hint=False,
                 elapsed_ms=0, created_at=t, updated_at=t, won_at=None, won_moves=None,
                 won_ms=None, won_used_undo=None, won_used_hint=None)
+
+
+HISTORY_SCAN = 200
+"""How many of a player's newest games the history reads at most (:meth:`Store.history_rows`):
+its one query's LIMIT."""
+
+
+class Kept(Protocol):
+    """What :func:`games_in_play` reads of a game row."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def games_in_play(newest_first: Iterable[Kept]) -> set[str]:
+    """The ids of the games in play among a player's games (listed newest first by
+    ``updated_at``): of each kind of game, the newest one, if it is still being played. It is
+    the game the table resumes; an older game still "playing" was left for a newer one (the
+    history calls it abandoned), and a reset of the statistics removes it."""
+    seen: set[str] = set()
+    playing: set[str] = set()
+    for r in newest_first:
+        if r.game not in seen:
+            seen.add(r.game)
+            if r.status == "playing":
+                playing.add(r.id)
+    return playing
 
 
 DEFAULT_SQLITE_PATH = Path("data") / "reussite.sqlite3"
@@ -610,6 +643,41 @@ class Store(GameStatements):
             games.c.created_at, games.c.id)
         with self.engine.connect() as conn:
             return [GameRow.from_values(r) for r in conn.execute(q)]
+
+    def history_rows(self, player_id: str, game: str | None) -> list[GameRow]:
+        """The player's newest games (of ``game``, or of every game), newest first by
+        ``updated_at``, at most :data:`HISTORY_SCAN`: the history's one read, walked along the
+        index on (player_id, updated_at) and cut by its LIMIT."""
+        q = select(games).where(games.c.player_id == player_id)
+        if game is not None:
+            q = q.where(games.c.game == game)
+        q = q.order_by(games.c.updated_at.desc()).limit(HISTORY_SCAN)
+        with self.engine.connect() as conn:
+            return [GameRow.from_values(r) for r in conn.execute(q)]
+
+    def reset_stats(self, player_id: str, game: str | None = None) -> int:
+        """Forget the player's results (of ``game``, or of every game): their games are
+        deleted, with their moves, but for the games in play (:func:`games_in_play`) and any
+        game dealt or changed while the reset runs. The number of games deleted.
+
+        The statistics and the history are read from these rows, so both start afresh."""
+        started = now_ms()
+        q = select(games.c.id, games.c.game, games.c.status).where(
+            games.c.player_id == player_id)
+        if game is not None:
+            q = q.where(games.c.game == game)
+        q = q.order_by(games.c.updated_at.desc())
+        with self._writing() as conn:
+            rows = list(conn.execute(q))
+            keep = games_in_play(rows)
+            doomed = [r.id for r in rows if r.id not in keep]
+            deleted = 0
+            for start in range(0, len(doomed), 500):  # bounded statements, however many
+                chunk = doomed[start:start + 500]
+                deleted += conn.execute(delete(games).where(
+                    games.c.player_id == player_id, games.c.id.in_(chunk),
+                    games.c.updated_at <= started)).rowcount
+            return deleted
 
     # ------------------------------------------------------------------ feedback
 

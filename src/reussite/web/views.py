@@ -9,6 +9,7 @@ import orjson
 
 from reussite.cards import UP
 from reussite.engine import Position, RawMove, view_entry
+from reussite.scoring import scores
 from reussite.web.play import Outcome
 from reussite.web.storage import GameRow
 
@@ -24,12 +25,15 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
         legal = [pos.to_move(m).to_json() for m in raw]
     status = pos.status(raw)
     rules = pos.rules
+    both = scores(pos)
     return {
         "id": row.id, "game": row.game, "number": row.number, "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
         "can_undo": row.cursor > 0, "can_redo": row.cursor < row.length,
-        "moves": pos.moves_played, "score": pos.score, "redeals_left": pos.redeals_left,
+        "moves": pos.moves_played, "score": pos.score,
+        "scores": None if both is None else {"standard": both.standard, "vegas": both.vegas},
+        "redeals_left": pos.redeals_left,
         "elapsed_seconds": row.elapsed_ms / 1000, "used_undo": row.used_undo,
         "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
         "draw": rules.stock.draw if rules.has_waste else 0,

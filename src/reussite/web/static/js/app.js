@@ -9,6 +9,7 @@ import { animate, snapshot, springBack as glideBack } from "./animate.js";
 import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics }
   from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
+import { SCORINGS, scoreText } from "./scoring.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -23,6 +24,8 @@ const FALLBACK = {
   suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
   confirm_new: "Abandon the game in progress and deal a new one?", keep_playing: "Keep playing",
   bad_number: "A deal number is a whole number from 0 to {max}.",
+  scoring: "Scoring", scoring_off: "none", scoring_standard: "standard", scoring_vegas: "Vegas",
+  score_vegas: "Vegas score",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
@@ -180,16 +183,25 @@ function buildSettings() {
     });
     return h("label", { class: "setting" }, input, h("span", { text: t(key) }));
   };
-  const select = h("select", { name: "animation" });
-  for (const name of Object.keys(SPEEDS)) {
-    const o = h("option", { value: name, text: t(`speed_${name}`) });
-    if (settings.animation === name) o.selected = true;
-    select.append(o);
-  }
-  select.addEventListener("change", () => {
-    settings.animation = select.value;
-    saveSettings(settings);
-  });
+  const choice = (prop, names, key, onchange) => {
+    const select = h("select", { name: prop });
+    for (const name of names) {
+      const o = h("option", { value: name, text: t(`${key}_${name}`) });
+      if (settings[prop] === name) o.selected = true;
+      select.append(o);
+    }
+    select.addEventListener("change", () => {
+      settings[prop] = select.value;
+      saveSettings(settings);
+      onchange?.();
+    });
+    return select;
+  };
+  // Only the games with a choice of scores (the page says so) offer it.
+  const scoring = root.dataset.scoring
+    ? h("label", { class: "setting" }, h("span", { text: t("scoring") }),
+      choice("scoring", SCORINGS, "scoring", updateScore))
+    : null;
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
       h("span", { class: "icon", "aria-hidden": "true", text: ICONS.settings }),
@@ -199,7 +211,9 @@ function buildSettings() {
       check("left_handed", "leftHanded"),
       check("auto_collect", "autoCollect"),
       check("winnable_only", "winnableOnly"),
-      h("label", { class: "setting" }, h("span", { text: t("animation") }), select)));
+      scoring,
+      h("label", { class: "setting" }, h("span", { text: t("animation") }),
+        choice("animation", Object.keys(SPEEDS), "speed"))));
 }
 
 function applySettings() {
@@ -433,8 +447,7 @@ function updateChrome() {
     els.number.removeAttribute("aria-invalid");
   }
   els.moves.textContent = String(v.moves ?? 0);
-  els.score.hidden = v.score === null || v.score === undefined;
-  els.score.textContent = els.score.hidden ? "" : `${t("score")} ${v.score}`;
+  updateScore();
   const stockLen = v.piles.stock?.length ?? 0;
   // Redeals are worth showing when some are left, or when the stock has run out.
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
@@ -456,6 +469,13 @@ function updateChrome() {
   }
   clearMarks();
   applyFocus();
+}
+
+function updateScore() {
+  const v = state.view;
+  if (!v) return;
+  els.score.textContent = scoreText(v, settings.scoring, t);
+  els.score.hidden = !els.score.textContent;
 }
 
 function tick() {

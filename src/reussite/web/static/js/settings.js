@@ -9,6 +9,7 @@ export const DEFAULTS = {
   animation: reducedMotion ? "off" : "normal", // off | fast | normal | slow
   autoCollect: true,
   winnableOnly: false,
+  scoring: "off", // off | standard | vegas: the Klondike family's scores (scoring.js)
 };
 
 export const SPEEDS = { off: 0, fast: 0.55, normal: 1, slow: 1.8 };
@@ -21,6 +22,7 @@ export function loadSettings() {
       if (typeof saved[k] === typeof DEFAULTS[k]) out[k] = saved[k];
     }
     if (!(out.animation in SPEEDS)) out.animation = DEFAULTS.animation;
+    if (!["off", "standard", "vegas"].includes(out.scoring)) out.scoring = DEFAULTS.scoring;
     return out;
   } catch (e) {
     return { ...DEFAULTS };
