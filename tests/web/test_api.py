@@ -207,7 +207,7 @@ def test_hint_answers_a_legal_move_and_a_sentence(client: TestClient) -> None:
     r = client.get(f"/api/games/{view['id']}/hint")
     assert r.status_code == 200
     hint = r.json()
-    assert hint["move"] in view["legal_moves"] and hint["text"]
+    assert hint["move"] in view["legal_moves"] and hint["text"] and hint["reason"] is None
     assert client.get(f"/api/games/{view['id']}").json()["used_hint"]
     r = client.get(f"/api/games/{view['id']}/hint", headers={"accept-language": "fr"})
     assert r.json()["text"] != hint["text"]

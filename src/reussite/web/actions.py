@@ -111,7 +111,10 @@ def hint_from_elsewhere(site: str | None) -> bool:
     return site is not None and site not in ("same-origin", "none")
 
 
-def hint_json(move: Move | None, headers: Iterable[tuple[bytes, bytes]]) -> bytes:
-    """A hint's answer: the move (or null) and its sentence in the player's language."""
+def hint_json(move: Move | None, reason: str | None,
+              headers: Iterable[tuple[bytes, bytes]]) -> bytes:
+    """A hint's answer: the move (or null), its sentence in the player's language, and why
+    there is no move (null, or a key of :data:`.i18n.HINT_REASONS`)."""
     data = None if move is None else move.to_json()
-    return dumps({"move": data, "text": move_sentence(lang_of(headers), data)})
+    return dumps({"move": data, "text": move_sentence(lang_of(headers), data, reason),
+                  "reason": reason})

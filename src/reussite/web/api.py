@@ -181,8 +181,8 @@ def hint(request: Request, game_id: str) -> Response:
     """A suggested move, computed only from what the player sees (or none)."""
     if hint_from_elsewhere(request.headers.get("sec-fetch-site")):
         raise HTTPException(403, "Requests from another site are refused")
-    _row, _pos, move = tables(request).hint(player(request), game_id)
-    return json_answer(hint_json(move, request.scope["headers"]))
+    _row, _pos, given, move = tables(request).hint(player(request), game_id)
+    return json_answer(hint_json(move, given.reason, request.scope["headers"]))
 
 
 @router.get("/health", response_model=Health,

@@ -209,9 +209,9 @@ class FastPath:
 
         async def produce() -> bytes:
             lo = await self.perform(lambda t: t.load(player, game_id), False)
-            raw = await hintpool.hint_async(lo.pos)
-            _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
-            return hint_json(move, scope["headers"])
+            given = await hintpool.hint_async(lo.pos)
+            _row, move = await self.perform(lambda t: t.hint_given(lo, given), True)
+            return hint_json(move, given.reason, scope["headers"])
 
         await self.answer(scope, send, produce)
         return True

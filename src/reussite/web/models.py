@@ -9,6 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from reussite.deals import MAX_DEAL_NUMBER
 from reussite.games import CATALOGUE
+from reussite.solver.hints import Reason
 
 GAME_IDS: list[Any] = list(CATALOGUE)
 
@@ -153,6 +154,11 @@ class CatalogueEntry(BaseModel):
 class Hint(BaseModel):
     move: PileMove | StockMove | None
     text: str
+    reason: Reason | None = Field(
+        description="Why there is no move (null with a move, or when no move is legal): "
+        "undo_or_deal: nothing useful is left but undoing or clicking the stock; undo: "
+        "nothing useful is left but undoing; cannot_win: the game cannot be won any more "
+        "from here")
 
 
 class GameStats(BaseModel):

@@ -30,6 +30,7 @@ from reussite.engine import (
     RawMove,
 )
 from reussite.games import get_game
+from reussite.solver.hints import Hint
 from reussite.web import hintpool
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, GameStore, Store, now_ms
@@ -294,16 +295,19 @@ class Tables:
         change = self._change(lo, 0, lo.row.length, undo=had_moves)
         return self._commit(lo, change, [], lo.line)
 
-    def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
+    def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Hint, Move | None]:
+        """The hint for the game (:func:`.solver.hints.advise`: the hint search is given the
+        game's line, the moves played up to the cursor), noted; with its move as a Move."""
         lo = self._load(player, game_id)
-        raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
-        row, move = self.hint_given(lo, raw)
-        return row, lo.pos, move
+        given = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
+        row, move = self.hint_given(lo, given)
+        return row, lo.pos, given, move
 
-    def hint_given(self, lo: Loaded, raw: RawMove | None) -> tuple[GameRow, Move | None]:
-        """Note that the hint ``raw`` was given for the game ``lo`` (the hot path computes the
-        hint between :meth:`_load` and this, without holding a thread)."""
-        move = None if raw is None else lo.pos.to_move(raw)
+    def hint_given(self, lo: Loaded, given: Hint) -> tuple[GameRow, Move | None]:
+        """Note that the hint ``given`` was given for the game ``lo`` (the hot path computes
+        the hint between :meth:`_load` and this, without holding a thread); its move as a
+        Move."""
+        move = None if given.move is None else lo.pos.to_move(given.move)
         row = lo.row
         if move is not None and not row.used_hint:
             self.db.mark_hint(row)

@@ -779,6 +779,7 @@ function clearMarks() {
   for (const el of els.table.querySelectorAll(".target, .selected, .hint, .kb-pick, .held")) {
     el.classList.remove("target", "selected", "hint", "kb-pick", "held");
   }
+  els.undo.classList.remove("hint");
   if (state.selection) showSelection();
   if (state.held) showHeld();
 }
@@ -958,7 +959,15 @@ async function showHint() {
     const res = await api.hint(state.view.id);
     clearMarks();
     if (!res.move) {
+      // No useful move: the sentence says why (undo, or deal; the game cannot be won any
+      // more from here), and the way out it names is marked.
       toast(res.text || t("no_hint"));
+      if (res.reason === "undo" || res.reason === "undo_or_deal") {
+        if (state.view.can_undo) els.undo.classList.add("hint");
+        if (res.reason === "undo_or_deal") pileEls.get("stock")?.classList.add("hint");
+        clearTimeout(state.hintTimer);
+        state.hintTimer = setTimeout(clearMarks, 2500);
+      }
       return;
     }
     if (res.move.type === "stock") {
