@@ -63,4 +63,5 @@ export const api = {
   action: (id, name, version) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, { version }),
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
+  stats: () => call("GET", "/api/stats"),
 };
