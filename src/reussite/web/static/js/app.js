@@ -210,6 +210,7 @@ function buildSettings() {
   select.addEventListener("change", () => {
     settings.animation = select.value;
     saveSettings(settings);
+    applySettings();
   });
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
@@ -226,6 +227,7 @@ function buildSettings() {
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
+  root.classList.toggle("no-motion", !speed());
   if (!state.view) return;
   for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   layout();
@@ -469,6 +471,7 @@ function updateChrome() {
   els.pausedCover.hidden = !v.paused;
   els.pause.disabled = v.status !== "playing";
   els.finish.hidden = !v.finish || v.status !== "playing";
+  if (v.status !== "won" && els.summary.open) els.summary.close();
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
