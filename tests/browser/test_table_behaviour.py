@@ -168,6 +168,19 @@ def test_the_clock_pauses_on_request_and_in_a_hidden_tab(laptop: Any, base_url: 
     }""")
     table.wait_version(version + 4)
     assert not table.view()["paused"] and not cover.is_visible()
+    # A reload is no pause.
+    laptop.reload()
+    laptop.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    assert table.version == version + 4
+    assert not table.view()["paused"] and not cover.is_visible()
+    # A pause asked for (the P key) lasts through a reload.
+    laptop.keyboard.press("p")
+    table.wait_version(version + 5)
+    laptop.reload()
+    laptop.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    assert table.view()["paused"] and cover.is_visible()
 
 
 def first_finishable_line(game: str, number: int) -> list[Move]:

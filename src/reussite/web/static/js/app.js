@@ -75,7 +75,6 @@ const state = {
   base: null, // the metrics that fit the screen, before tall piles make the cards smaller
   drag: null,
   clock: null, // the game's clock (timer.js)
-  pausedByHiding: false,
   hintTimer: 0,
   toastTimer: 0,
 };
@@ -160,7 +159,7 @@ function buildChrome() {
   els.score = h("span", { class: "stat-score" });
   els.redeals = h("span", { class: "stat-redeals" });
   els.pause = h("button", { type: "button", class: "btn-pause", "aria-label": t("pause"),
-    title: `${t("pause")} (P)`, onclick: () => setPaused(true) },
+    title: `${t("pause")} (P)`, onclick: pauseAsked },
   h("span", { "aria-hidden": "true", text: "❚❚" }));
   els.status = h("div", { class: "statusbar" },
     h("span", {}, `${t("moves")} `, els.moves),
@@ -472,6 +471,7 @@ function updateChrome() {
   els.pause.disabled = v.status !== "playing";
   els.finish.hidden = !v.finish || v.status !== "playing";
   if (v.status !== "won" && els.summary.open) els.summary.close();
+  if (v.paused) resumeAfterHiding(v);
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
@@ -502,16 +502,39 @@ function setPaused(paused) {
   });
 }
 
+// A game is paused when its tab stays hidden a moment (leaving the page is no pause: the
+// page is gone before the moment ends), and starts again by itself when the player is back
+// (a reload included); one paused on request waits for Resume.
+const HIDDEN_PAUSE = "reussite.hiddenPause";
+const HIDDEN_MS = 1000;
+let hiddenTimer = 0;
+
 function onVisibility() {
+  clearTimeout(hiddenTimer);
   if (document.visibilityState === "hidden") {
-    if (state.view?.status === "playing" && !state.view.paused) {
-      state.pausedByHiding = true;
+    hiddenTimer = setTimeout(() => {
+      const v = state.view;
+      if (document.visibilityState !== "hidden" || v?.status !== "playing" || v.paused) return;
+      sessionStorage.setItem(HIDDEN_PAUSE, v.id);
       setPaused(true);
-    }
-  } else if (state.pausedByHiding) {
-    state.pausedByHiding = false;
-    setPaused(false);
+    }, HIDDEN_MS);
+  } else if (state.view) {
+    resumeAfterHiding(state.view);
   }
+}
+
+/** A pause the player asks for: it lasts until Resume, reloads included. */
+function pauseAsked() {
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  return setPaused(true);
+}
+
+function resumeAfterHiding(v) {
+  if (sessionStorage.getItem(HIDDEN_PAUSE) !== v.id || document.visibilityState !== "visible") {
+    return;
+  }
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  if (v.paused) setPaused(false);
 }
 
 /** Play the rest of the game for the player (the server names each move: view.finish). */
@@ -1200,7 +1223,7 @@ function onGlobalKey(e) {
     showHint();
     e.preventDefault();
   } else if (k === "p") {
-    setPaused(true);
+    pauseAsked();
     e.preventDefault();
   }
 }
