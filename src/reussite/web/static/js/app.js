@@ -578,7 +578,10 @@ function showSummary(view, best) {
         : null,
       h("button", { type: "button", class: "btn btn-new-game", autofocus: "",
         onclick: () => { close(); startGame({}, true); } }, t("new_game"))));
-  // Not modal: undo and the table stay within reach.
+  // Not modal: undo and the table stay within reach. The banner waits behind it.
+  els.banner.hidden = true;
+  d.addEventListener("close", () => { els.banner.hidden = state.view?.status === "playing"; },
+    { once: true });
   d.show();
 }
 
