@@ -5,8 +5,9 @@
 
 Each shot opens deal 7 (the same deal every time: the pictures only change when the table
 does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
-the tallest pile of a won Spider (1 suit) game, at laptop and phone size, and two the
-statistics page of a player with ten games behind them.
+the tallest pile of a won Spider (1 suit) game, at laptop and phone size, two the statistics
+page of a player with ten games behind them, and one a won game with its summary, at laptop
+size.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser.history import make_history  # noqa: E402
 from browser.live import launch_chromium, running_server  # noqa: E402
 from browser.table import Table  # noqa: E402
-from browser.winning import tallest_moment  # noqa: E402
+from browser.winning import one_move_from_a_win, tallest_moment  # noqa: E402
 
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
@@ -90,6 +91,23 @@ def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -
     return path
 
 
+def shoot_won(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """A Spider (1 suit) game won by its last move played by clicks, with its summary."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
+    page = ctx.new_page()
+    table = Table(page, base_url)
+    table.click_move(one_move_from_a_win(table))
+    page.wait_for_selector(".win-summary[open]")
+    table.settle()
+    path = out / f"spider-1-suit-won-{width}x{height}.png"
+    page.screenshot(path=str(path))
+    ctx.close()
+    return path
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -109,6 +127,7 @@ def main() -> None:
         for size in (LAPTOP, PHONE):
             print(shoot_tall_pile(browser, url, size, args.out))
             print(shoot_stats(browser, url, size, args.out))
+        print(shoot_won(browser, url, LAPTOP, args.out))
         browser.close()
 
 

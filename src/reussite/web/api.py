@@ -20,9 +20,11 @@ from reussite.web.actions import (
     HINT,
     MOVE,
     NEW_GAME,
+    PAUSE,
     PREFIX,
     REDO,
     RESTART,
+    RESUME,
     UNDO,
     VIEW,
     Action,
@@ -171,8 +173,24 @@ def redo(request: Request, game_id: str, body: VersionOnly) -> Response:
 @router.api_route(RESTART.path, methods=[RESTART.method], response_model=GameView,
                   responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def restart(request: Request, game_id: str, body: VersionOnly) -> Response:
-    """Back to the deal (same number); the moves taken back stay redoable."""
+    """Back to the deal (same number); the moves taken back stay redoable, and one undo
+    takes the restart back."""
     return perform(request, ACTIONS[RESTART], game_id, body)
+
+
+@router.api_route(PAUSE.path, methods=[PAUSE.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+def pause(request: Request, game_id: str, body: VersionOnly) -> Response:
+    """Stop the game's clock: the time up to now counts (within the idle cap), the paused
+    spell does not (until resume or the next action)."""
+    return perform(request, ACTIONS[PAUSE], game_id, body)
+
+
+@router.api_route(RESUME.path, methods=[RESUME.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+def resume(request: Request, game_id: str, body: VersionOnly) -> Response:
+    """Start the game's clock again from now."""
+    return perform(request, ACTIONS[RESUME], game_id, body)
 
 
 @router.api_route(HINT.path, methods=[HINT.method], response_model=Hint,

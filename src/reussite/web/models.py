@@ -121,7 +121,15 @@ class GameView(BaseModel):
     scores: Scores | None = Field(description="The Klondike family's standard and Vegas scores"
                                               " of the moves played; null in the other games")
     redeals_left: int | None
-    elapsed_seconds: float
+    elapsed_seconds: float = Field(description="The game's time up to its last change")
+    idle_seconds: float = Field(
+        description="The time the game's next change adds, as of this answer: the spell since"
+                    " its last change, at most idle_cap_seconds; 0 while paused or over")
+    idle_cap_seconds: float = Field(description="The most a spell between two changes adds")
+    paused: bool = Field(description="The game's clock is stopped (pause / resume)")
+    finish: PileMove | StockMove | None = Field(
+        description="When nothing is left to decide and moves to the foundations (with stock"
+                    " clicks) win the game: the next move of that line; else null")
     used_undo: bool
     used_hint: bool
     names: Names

@@ -47,6 +47,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     or_,
     select,
@@ -91,6 +92,11 @@ games = Table(
     Column("won_ms", BigInteger, nullable=True),
     Column("won_used_undo", Boolean, nullable=True),
     Column("won_used_hint", Boolean, nullable=True),
+    # The cursor a restart left (one undo brings the game back there); null after any other
+    # action.
+    Column("restart_cursor", Integer, nullable=True),
+    # The game's clock is stopped: the spell since ``updated_at`` adds no time.
+    Column("paused", Boolean, nullable=False, server_default=false()),
     Index("ix_games_player_updated", "player_id", "updated_at"),
 )
 
@@ -125,7 +131,7 @@ GET_GAME = select(games).where(games.c.id == bindparam("gid"),
 LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
-            "updated_at")
+            "updated_at", "restart_cursor", "paused")
 """The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
 _WON = ("won_at", "won_moves", "won_ms")
 """The columns the first win writes too (``won_used_*`` are made from the flags)."""
@@ -185,8 +191,12 @@ def compiled(dialect: Dialect) -> Sql:
     return Sql(*(str(stmt.compile(dialect=dialect)) for stmt in STATEMENTS))
 
 
+clock: Callable[[], float] = time.time
+"""The site's clock in seconds (a test sets its own to control a game's time)."""
+
+
 def now_ms() -> int:
-    return int(time.time() * 1000)
+    return int(clock() * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +221,8 @@ class GameRow:
     won_ms: int | None
     won_used_undo: bool | None
     won_used_hint: bool | None
+    restart_cursor: int | None = None
+    paused: bool = False
 
     @classmethod
     def from_values(cls, v: Any) -> GameRow:
@@ -218,7 +230,8 @@ class GameRow:
         number from its text, the flags from SQLite's integers."""
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
-                   None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]))
+                   None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]),
+                   v[18], bool(v[19]))
 
 
 assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
@@ -238,6 +251,10 @@ class Change:
     """A move written at ``seq = cursor - 1`` (the line beyond it is cut first)."""
     won: bool = False
     """The game has just been won for the first time."""
+    restart_cursor: int | None = None
+    """After a restart: the cursor it left (see ``games.restart_cursor``)."""
+    paused: bool = False
+    """The game's clock stops (until the next change)."""
 
 
 _NEW = {k: f"new_{k}" for k in (*_CHANGED, *_WON)}
@@ -251,7 +268,8 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
     values: dict[str, Any] = dict(
         version=row.version + 1, cursor=change.cursor, length=change.length,
         status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
-        elapsed_ms=change.elapsed_ms, updated_at=t)
+        elapsed_ms=change.elapsed_ms, updated_at=t, restart_cursor=change.restart_cursor,
+        paused=change.paused)
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                       won_used_undo=change.used_undo, won_used_hint=change.used_hint)
@@ -272,7 +290,8 @@ def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
         values["won_moves"] if won else row.won_moves,
         values["won_ms"] if won else row.won_ms,
         bool(values["won_used_undo"]) if won else row.won_used_undo,
-        bool(values["won_used_hint"]) if won else row.won_used_hint)
+        bool(values["won_used_hint"]) if won else row.won_used_hint,
+        values["restart_cursor"], values["paused"])
 
 
 def new_game_values(game_id: str, player_id: str, game: str, number: int,
@@ -282,7 +301,8 @@ def new_game_values(game_id: str, player_id: str, game: str, number: int,
     return dict(id=game_id, player_id=player_id, game=game, number=str(number), version=0,
                 cursor=0, length=0, status=status, used_undo=False, used_hint=False,
                 elapsed_ms=0, created_at=t, updated_at=t, won_at=None, won_moves=None,
-                won_ms=None, won_used_undo=None, won_used_hint=None)
+                won_ms=None, won_used_undo=None, won_used_hint=None, restart_cursor=None,
+                paused=False)
 
 
 HISTORY_SCAN = 200

@@ -65,4 +65,5 @@ export const api = {
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
   history: (game) => call("GET", `/api/history${game ? `?game=${encodeURIComponent(game)}` : ""}`),
   resetStats: (game) => call("DELETE", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+  stats: () => call("GET", "/api/stats"),
 };

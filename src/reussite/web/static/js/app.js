@@ -10,6 +10,10 @@ import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics
   from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
 import { SCORINGS, scoreText } from "./scoring.js";
+import { clockOf, formatTime, secondsAt } from "./timer.js";
+import { eventsAfterGuess, predict, undoEvents } from "./optimistic.js";
+import { finishGame } from "./finish.js";
+import { bestOf, cascade } from "./celebrate.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -26,6 +30,11 @@ const FALLBACK = {
   bad_number: "A deal number is a whole number from 0 to {max}.",
   scoring: "Scoring", scoring_off: "none", scoring_standard: "standard", scoring_vegas: "Vegas",
   score_vegas: "Vegas score",
+  pause: "Pause", resume: "Resume", paused: "Paused", finish: "Finish the game",
+  finish_offer: "Every card can go home.", summary_time: "Time", summary_moves: "Moves",
+  summary_undo: "Undo used", summary_hint: "Hints used", summary_yes: "yes", summary_no: "no",
+  summary_best: "Your best for this game", summary_first: "Your first win of this game!",
+  summary_wins: "Games won", same_deal: "Same deal again", close: "Close",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
@@ -68,8 +77,7 @@ const state = {
   metrics: { cw: 80, ch: 112 },
   base: null, // the metrics that fit the screen, before tall piles make the cards smaller
   drag: null,
-  timerBase: 0,
-  timerStart: 0,
+  clock: null, // the game's clock (timer.js)
   hintTimer: 0,
   toastTimer: 0,
 };
@@ -153,9 +161,12 @@ function buildChrome() {
   els.time = h("span", { class: "stat-time" });
   els.score = h("span", { class: "stat-score" });
   els.redeals = h("span", { class: "stat-redeals" });
+  els.pause = h("button", { type: "button", class: "btn-pause", "aria-label": t("pause"),
+    title: `${t("pause")} (P)`, onclick: pauseAsked },
+  h("span", { "aria-hidden": "true", text: "❚❚" }));
   els.status = h("div", { class: "statusbar" },
     h("span", {}, `${t("moves")} `, els.moves),
-    h("span", {}, `${t("time")} `, els.time),
+    h("span", { class: "stat-clock" }, `${t("time")} `, els.time, els.pause),
     els.score, els.redeals);
   els.table = h("div", { class: "table", role: "application",
     "aria-roledescription": "card table" });
@@ -167,7 +178,16 @@ function buildChrome() {
       h("div", { class: "confirm-buttons" },
         h("button", { class: "btn", value: "keep", autofocus: "" }, t("keep_playing")),
         h("button", { class: "btn btn-abandon", value: "abandon" }, t("new_game")))));
-  root.append(els.toolbar, els.status, els.table, els.banner, els.toast, els.confirm);
+  els.pausedCover = h("div", { class: "paused-cover", hidden: "" },
+    h("strong", { text: t("paused") }),
+    h("button", { type: "button", class: "btn btn-resume", onclick: () => setPaused(false) },
+      t("resume")));
+  els.finish = h("div", { class: "finish-offer", hidden: "" },
+    h("span", { text: t("finish_offer") }),
+    h("button", { type: "button", class: "btn btn-finish", onclick: finish }, t("finish")));
+  els.summary = h("dialog", { class: "win-summary", "aria-labelledby": "summary-title" });
+  root.append(els.toolbar, els.status, els.table, els.banner, els.finish, els.pausedCover,
+    els.toast, els.confirm, els.summary);
   applySettings();
 }
 
@@ -213,12 +233,13 @@ function buildSettings() {
       check("winnable_only", "winnableOnly"),
       scoring,
       h("label", { class: "setting" }, h("span", { text: t("animation") }),
-        choice("animation", Object.keys(SPEEDS), "speed"))));
+        choice("animation", Object.keys(SPEEDS), "speed", applySettings))));
 }
 
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
+  root.classList.toggle("no-motion", !speed());
   if (!state.view) return;
   for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   layout();
@@ -396,6 +417,8 @@ function render(view, opts = {}) {
     layout();
   }
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
+  if (old && old.id === view.id && old.status === "playing" && view.status === "won"
+    && !view.guessed) celebrate(view);
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
 
@@ -453,9 +476,14 @@ function updateChrome() {
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
   const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
   els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
-  state.timerBase = Math.floor(v.elapsed_seconds || 0);
-  state.timerStart = performance.now();
+  if (!v.guessed) state.clock = clockOf(v, performance.now());
   tick();
+  root.classList.toggle("paused", !!v.paused);
+  els.pausedCover.hidden = !v.paused;
+  els.pause.disabled = v.status !== "playing";
+  els.finish.hidden = !v.finish || v.status !== "playing";
+  if (v.status !== "won" && els.summary.open) els.summary.close();
+  if (v.paused) resumeAfterHiding(v);
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
@@ -479,14 +507,101 @@ function updateScore() {
 }
 
 function tick() {
-  const v = state.view;
-  if (!v) return;
-  let s = state.timerBase;
-  if (v.status === "playing" && v.moves > 0) {
-    s += Math.floor((performance.now() - state.timerStart) / 1000);
+  if (!state.clock) return;
+  els.time.textContent = formatTime(secondsAt(state.clock, performance.now()));
+}
+
+/** Pause or resume the game's clock, on the server too (a paused table hides its cards). */
+function setPaused(paused) {
+  return enqueue(async () => {
+    const v = state.view;
+    if (!v || !!v.paused === paused || (paused && v.status !== "playing")) return;
+    render(await api.action(v.id, paused ? "pause" : "resume", v.version));
+    if (!paused) applyFocus(true);
+  });
+}
+
+// A game is paused when its tab stays hidden a moment (leaving the page is no pause: the
+// page is gone before the moment ends), and starts again by itself when the player is back
+// (a reload included); one paused on request waits for Resume.
+const HIDDEN_PAUSE = "reussite.hiddenPause";
+const HIDDEN_MS = 1000;
+let hiddenTimer = 0;
+
+function onVisibility() {
+  clearTimeout(hiddenTimer);
+  if (document.visibilityState === "hidden") {
+    hiddenTimer = setTimeout(() => {
+      const v = state.view;
+      if (document.visibilityState !== "hidden" || v?.status !== "playing" || v.paused) return;
+      sessionStorage.setItem(HIDDEN_PAUSE, v.id);
+      setPaused(true);
+    }, HIDDEN_MS);
+  } else if (state.view) {
+    resumeAfterHiding(state.view);
   }
-  const m = Math.floor(s / 60);
-  els.time.textContent = `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A pause the player asks for: it lasts until Resume, reloads included. */
+function pauseAsked() {
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  return setPaused(true);
+}
+
+function resumeAfterHiding(v) {
+  if (sessionStorage.getItem(HIDDEN_PAUSE) !== v.id || document.visibilityState !== "visible") {
+    return;
+  }
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  if (v.paused) setPaused(false);
+}
+
+/** Play the rest of the game for the player (the server names each move: view.finish). */
+function finish() {
+  els.finish.hidden = true;
+  return enqueue(() => finishGame(() => state.view,
+    (m) => sendMove(m, { noCollect: true }), 60 * speed()));
+}
+
+/** The win: the cards cascade home, then the summary of the game. */
+async function celebrate(view) {
+  const stats = api.stats().catch(() => null);
+  const foundations = [...pileEls].filter(([p]) => kindOf(p) === "foundation").map(([, e]) => e);
+  await cascade(foundations, speed());
+  if (state.view?.id !== view.id) return;
+  showSummary(view, bestOf(await stats, view.game));
+}
+
+function showSummary(view, best) {
+  const d = els.summary;
+  d.textContent = "";
+  const row = (label, value) => h("div", { class: "summary-row" },
+    h("dt", { text: label }), h("dd", { text: value }));
+  const facts = h("dl", {},
+    row(t("summary_time"), formatTime(view.elapsed_seconds)),
+    row(t("summary_moves"), String(view.moves)),
+    row(t("summary_undo"), view.used_undo ? t("summary_yes") : t("summary_no")),
+    row(t("summary_hint"), view.used_hint ? t("summary_yes") : t("summary_no")));
+  const bestPart = !best || best.won <= 1 ? h("p", { class: "summary-best", text: t("summary_first") })
+    : h("div", { class: "summary-best" }, h("h3", { text: t("summary_best") }),
+      h("dl", {}, row(t("summary_time"), formatTime(best.time ?? 0)),
+        row(t("summary_moves"), String(best.moves ?? "")),
+        row(t("summary_wins"), `${best.won} / ${best.played}`)));
+  const close = () => d.close();
+  d.append(h("h2", { id: "summary-title", text: t("won") }), facts, bestPart,
+    h("div", { class: "confirm-buttons" },
+      h("button", { type: "button", class: "btn", onclick: close }, t("close")),
+      view.number !== undefined && view.number !== null
+        ? h("button", { type: "button", class: "btn btn-same-deal",
+          onclick: () => { close(); startGame({ number: view.number }, true); } }, t("same_deal"))
+        : null,
+      h("button", { type: "button", class: "btn btn-new-game", autofocus: "",
+        onclick: () => { close(); startGame({}, true); } }, t("new_game"))));
+  // Not modal: undo and the table stay within reach. The banner waits behind it.
+  els.banner.hidden = true;
+  d.addEventListener("close", () => { els.banner.hidden = state.view?.status === "playing"; },
+    { once: true });
+  d.show();
 }
 
 function showBanner(status) {
@@ -539,9 +654,19 @@ function toast(text, ms = 2600) {
 /** Play a move; on refusal throw the ApiError (callers show its sentence). */
 async function sendMove(move, opts = {}) {
   const v = state.view;
-  const next = await api.move(v.id, move, v.version);
-  render(next, opts);
-  if (settings.autoCollect) await autoCollect();
+  // A legal move is drawn at once; the server's answer fills in what it turns up.
+  const guess = isLegal(move) ? predict(v, move) : null;
+  if (guess) render(guess, opts);
+  let next;
+  try {
+    next = await api.move(v.id, move, v.version);
+  } catch (e) {
+    if (guess && state.view === guess) render({ ...v, events: undoEvents(move) });
+    throw e;
+  }
+  render(guess ? { ...next, events: eventsAfterGuess(next.events, move) } : next,
+    guess ? {} : opts);
+  if (settings.autoCollect && !opts.noCollect) await autoCollect();
   return next;
 }
 
@@ -1102,6 +1227,13 @@ function announce(text) {
 
 function onGlobalKey(e) {
   if (!state.view || els.confirm.open) return;
+  if (state.view.paused) {
+    if (e.key.toLowerCase() === "p" && !e.target.closest?.("input, select, textarea")) {
+      setPaused(false);
+      e.preventDefault();
+    }
+    return;
+  }
   const inField = e.target.closest?.("input, select, textarea");
   const k = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && !e.altKey && !inField) {
@@ -1120,6 +1252,9 @@ function onGlobalKey(e) {
     e.preventDefault();
   } else if (k === "h") {
     showHint();
+    e.preventDefault();
+  } else if (k === "p") {
+    pauseAsked();
     e.preventDefault();
   }
 }
@@ -1161,7 +1296,8 @@ function start() {
     const v = await gameOfHistory(e.state);
     if (v) show(v);
   }));
-  setInterval(tick, 1000);
+  setInterval(tick, 250);
+  document.addEventListener("visibilitychange", onVisibility);
   resume();
 }
 
