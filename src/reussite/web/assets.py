@@ -81,6 +81,10 @@ class Assets:
         self.files: dict[str, Asset] = {}
         for path in sorted(files):
             self._load(path, files, ())
+        self.fingerprint = content_hash(
+            "\n".join(f"{p} {a.version}" for p, a in sorted(self.files.items())).encode())
+        """A hash of every file's path and version: it changes when any file does (the pages
+        rendered once are kept under it: :mod:`reussite.web.pages`)."""
 
     @classmethod
     def package(cls) -> Assets:
