@@ -29,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.web import i18n
-from reussite.web.assets import assets
+from reussite.web.assets import accepts_gzip, assets
 from reussite.web.i18n import (
     DIFFICULTY,
     LANG_COOKIE,
@@ -117,16 +117,22 @@ def render_shared(request: Request, template: str, key: tuple[Any, ...],
     the page's path and the static files."""
     lang = lang_of(request)
     path = here(request)
+    compressed = accepts_gzip(request.headers.get("accept-encoding", "").encode("latin-1"))
     body = PAGES.render(environment(lang), template, (lang, path, assets().fingerprint, *key),
-                        lambda: {**context(lang), **page_context(request, lang)}, personal)
-    return html_response(request, lang, body)
+                        lambda: {**context(lang), **page_context(request, lang)}, personal,
+                        compressed)
+    response = html_response(request, lang, body, vary="Accept-Language, Cookie, Accept-Encoding")
+    if compressed:
+        response.headers["content-encoding"] = "gzip"
+    return response
 
 
-def html_response(request: Request, lang: str, body: bytes, status: int = 200) -> HTMLResponse:
+def html_response(request: Request, lang: str, body: bytes, status: int = 200,
+                  vary: str = "Accept-Language, Cookie") -> HTMLResponse:
     """A page's answer: never stored by a cache (it holds the player's own parts); the
     language remembered when it was chosen by a link."""
     response = HTMLResponse(body, status_code=status)
-    response.headers["vary"] = "Accept-Language, Cookie"
+    response.headers["vary"] = vary
     response.headers["cache-control"] = "no-store"
     if request.query_params.get("lang") in LANGS \
             and request.cookies.get(LANG_COOKIE) != lang:
