@@ -173,7 +173,9 @@ class PageCache:
         if len(self.pages) >= self.size:
             self.pages.clear()
         self.pages[full_key] = kept
-        return gzipped(fresh) if compressed else fresh
+        if not compressed:
+            return fresh
+        return gzipped(fresh) if kept is None else kept.fill(personal, True)
 
     @staticmethod
     def share(env: Environment, template: Template, context: dict[str, Any],
