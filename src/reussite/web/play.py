@@ -191,6 +191,11 @@ class Tables:
              limit: int = 50) -> list[GameRow]:
         return self.store.list_games(player, game, status, limit)
 
+    def unfinished(self, player: str, most: int) -> list[GameRow]:
+        """A player's games still being played, newest first (through :attr:`db`: on the
+        hot path's own connection when it has one)."""
+        return self.db.unfinished(player, most)
+
     # ------------------------------------------------------------------ actions
 
     def new_game(self, player: str, game: str, number: int | None,

@@ -167,6 +167,12 @@ APPEND = insert(moves).values(game_id=bindparam("gid"), seq=bindparam("seq"),
 CREATE = insert(games)
 """Every column, each a parameter of its own name (:func:`new_game_values`)."""
 MARK_HINT = update(games).where(games.c.id == bindparam("gid")).values(used_hint=true())
+UNFINISHED = select(games).where(
+    games.c.player_id == bindparam("pid"), games.c.status == bindparam("status")).order_by(
+    games.c.updated_at.desc(), games.c.id).limit(bindparam("most", type_=Integer)).offset(
+    bindparam("skip", type_=Integer))
+"""A player's games still being played, newest first (the catalogue offers to resume them;
+SQLite's SQL for a LIMIT parameter has an OFFSET parameter too, so both are named)."""
 
 
 class Sql(NamedTuple):
@@ -181,9 +187,11 @@ class Sql(NamedTuple):
     append: Any
     create: Any
     mark_hint: Any
+    unfinished: Any
 
 
-STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT)
+STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT,
+                 UNFINISHED)
 
 
 def compiled(dialect: Dialect) -> Sql:
@@ -364,6 +372,8 @@ class GameStore(Protocol):
 
     def mark_hint(self, row: GameRow) -> None: ...
 
+    def unfinished(self, player_id: str, most: int) -> list[GameRow]: ...
+
 
 Execute = Callable[[Any, dict[str, Any]], int]
 """Run one statement (of a :class:`Sql`) with its parameters in the transaction under way;
@@ -397,6 +407,11 @@ class GameStatements:
     def line(self, game_id: str, length: int) -> list[str]:
         """The first ``length`` moves of a game's line, in order."""
         return [r[0] for r in self._all(self.sql.line, {"gid": game_id, "length": length})]
+
+    def unfinished(self, player_id: str, most: int) -> list[GameRow]:
+        """At most ``most`` of a player's games still being played, newest first."""
+        return [GameRow.from_values(v) for v in self._all(
+            self.sql.unfinished, {"pid": player_id, "status": "playing", "most": most, "skip": 0})]
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
