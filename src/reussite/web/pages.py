@@ -34,15 +34,40 @@ from reussite.web.i18n import (
 )
 from reussite.web.play import Tables
 from reussite.web.stats import player_stats
+from reussite.web.storage import GameRow
 from reussite.web.texts import rules_html
 
 router = APIRouter(include_in_schema=False)
 
 LANG_COOKIE_AGE = 365 * 24 * 3600
 MAX_FEEDBACK = 2000
+MAX_RESUMED = 3
+"""The unfinished games the home page offers to continue, at most."""
 MAX_FORM_FIELDS = 10
 """The feedback form has three fields; a body with more is refused before it is read."""
 WEB = resources.files("reussite.web")
+
+BLURBS = {
+    # One line per game for the home page, in our own words.
+    "astrocyte": N_("Two packs, eight piles and four cells: build whole suits and send them"
+                    " home."),
+    "spider": N_("The great two-pack Spider in four suits: ten piles, runs from King to Ace."),
+    "spider-2-suits": N_("Spider with hearts and spades only: the same ten piles, kinder runs."),
+    "spider-1-suit": N_("Spider in spades alone: the gentlest way into the game."),
+    "leap-year": N_("Four packs and sixteen foundations, built regardless of suit from eight"
+                    " reserves."),
+    "athena": N_("Klondike with piles dealt down, up, down, up, drawing three at a time."),
+    "klondike": N_("The best-known patience: seven piles, one card drawn at a time."),
+    "klondike-draw-3": N_("Klondike drawing three cards at a time: fewer cards within reach."),
+    "freds-spider": N_("Spider dealt all face up, with foundations built up from the Aces."),
+    "auld-lang-syne": N_("One pack, four reserves and the four Aces: an old game, rarely"
+                         " won."),
+    "quadrennial": N_("Leap Year with two chances more: the reserves are gathered and dealt"
+                      " again."),
+    "minerva": N_("Athena's harder sister: a reserve of eleven cards, one card drawn, one"
+                  " redeal."),
+}
+"""A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 
 
 @cache
@@ -119,11 +144,19 @@ def tables(request: Request) -> Tables:
 @router.get("/", response_class=HTMLResponse)
 async def catalogue_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    unfinished = await run_in_threadpool(tables(request).recent, player, None, "playing", 5)
+    unfinished = await run_in_threadpool(tables(request).recent, player, None, "playing", 20)
     seeds = [CATALOGUE[g] for g in SEED_GAMES]
     relatives = [g for g in CATALOGUE.values() if g.id not in SEED_GAMES]
-    resume = [(CATALOGUE[r.game], r) for r in unfinished if r.game in CATALOGUE]
-    return render(request, "catalogue.html", seeds=seeds, relatives=relatives, resume=resume)
+    # A game's page resumes the newest unfinished game of its kind: one card a kind, newest
+    # first (the list comes newest first).
+    resume: dict[str, tuple[GameRules, GameRow]] = {}
+    for r in unfinished:
+        if r.game in CATALOGUE and r.game not in resume and len(resume) < MAX_RESUMED:
+            resume[r.game] = (CATALOGUE[r.game], r)
+    t = translations(lang_of(request))
+    return render(request, "catalogue.html", seeds=seeds, relatives=relatives,
+                  resume=list(resume.values()),
+                  blurb=lambda g: t.gettext(BLURBS[g.id]) if g.id in BLURBS else "")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
