@@ -9,6 +9,8 @@ import { animate, snapshot, springBack as glideBack } from "./animate.js";
 import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics }
   from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
+import { applyLooks, looksControls } from "./looks.js";
+import { playSound, soundOf } from "./sound.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -23,6 +25,9 @@ const FALLBACK = {
   suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
   confirm_new: "Abandon the game in progress and deal a new one?", keep_playing: "Keep playing",
   bad_number: "A deal number is a whole number from 0 to {max}.",
+  court_letters: "JQK", sound: "Sound", card_back: "Card back", back_navy: "Navy lattice",
+  back_red: "Red dots", back_black: "Black and gold", table_colour: "Table colour",
+  felt_green: "Green", felt_blue: "Blue", felt_wine: "Wine red", felt_slate: "Slate grey",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
@@ -190,6 +195,10 @@ function buildSettings() {
     settings.animation = select.value;
     saveSettings(settings);
   });
+  const looks = looksControls(settings, t, () => {
+    saveSettings(settings);
+    applyLooks(root, settings);
+  });
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
       h("span", { class: "icon", "aria-hidden": "true", text: ICONS.settings }),
@@ -199,12 +208,15 @@ function buildSettings() {
       check("left_handed", "leftHanded"),
       check("auto_collect", "autoCollect"),
       check("winnable_only", "winnableOnly"),
-      h("label", { class: "setting" }, h("span", { text: t("animation") }), select)));
+      check("sound", "sound"),
+      h("label", { class: "setting" }, h("span", { text: t("animation") }), select),
+      ...looks));
 }
 
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
+  applyLooks(root, settings);
   if (!state.view) return;
   for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   layout();
@@ -382,6 +394,7 @@ function render(view, opts = {}) {
     layout();
   }
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
+  if (settings.sound) playSound(soundOf(old, view));
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
 
@@ -401,7 +414,8 @@ function drawPile(pile, cards) {
   // order it is drawn in (drawOrder: a whole suit on a foundation shows its King).
   for (const i of drawOrder(kind, cards).slice(-keep)) {
     const c = cardElement(cards[i], cardLabel(cards[i]),
-      { compact: state.compact, fourColours: settings.fourColours });
+      { compact: state.compact, fourColours: settings.fourColours,
+        letters: t("court_letters") });
     c.dataset.index = String(i);
     c.dataset.pile = pile;
     frag.append(c);
@@ -603,6 +617,7 @@ async function startGame(options, userAsked) {
       history.pushState({ id: v.id }, "", url);
     }
     show(v);
+    if (settings.sound) playSound("deal");
   });
 }
 
