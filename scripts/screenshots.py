@@ -6,8 +6,8 @@
 Each shot opens deal 7 (the same deal every time: the pictures only change when the table
 does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
 the tallest pile of a won Spider (1 suit) game, at laptop and phone size, two the statistics
-page of a player with ten games behind them, and one a won game with its summary, at laptop
-size.
+page of a player with ten games behind them, two the home page (the whole page) of a player
+with a game in play, and one a won game with its summary, at laptop size.
 """
 
 from __future__ import annotations
@@ -52,6 +52,29 @@ def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
         paths.append(path)
     ctx.close()
     return paths
+
+
+def shoot_home(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """The home page (the whole page) of a player with a game of Klondike in play."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    page = ctx.new_page()
+    page.goto(f"{base_url}/")  # the player's cookie
+    started = page.request.post(f"{base_url}/api/games", data={"game": "klondike", "number": DEAL})
+    view = started.json()
+    move = next(m for m in view["legal_moves"] if m["type"] == "stock")
+    page.request.post(f"{base_url}/api/games/{view['id']}/moves",
+                      data={"move": move, "version": view["version"]})
+    page.goto(f"{base_url}/")
+    page.wait_for_function("() => [...document.images].every((i) => i.complete)")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"the home page at {width}×{height} scrolls sideways ({scroll} px)")
+    path = out / f"home-{width}x{height}.png"
+    page.screenshot(path=str(path), full_page=True)
+    ctx.close()
+    return path
 
 
 def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
@@ -127,6 +150,7 @@ def main() -> None:
         for size in (LAPTOP, PHONE):
             print(shoot_tall_pile(browser, url, size, args.out))
             print(shoot_stats(browser, url, size, args.out))
+            print(shoot_home(browser, url, size, args.out))
         print(shoot_won(browser, url, LAPTOP, args.out))
         browser.close()
 

@@ -28,6 +28,7 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from reussite.games import CATALOGUE, SEED_GAMES
+from reussite.rules import GameRules
 from reussite.web import i18n
 from reussite.web.assets import accepts_gzip, assets
 from reussite.web.i18n import (
@@ -49,6 +50,8 @@ router = APIRouter(include_in_schema=False)
 
 LANG_COOKIE_AGE = 365 * 24 * 3600
 MAX_FEEDBACK = 2000
+MAX_RESUMED = 3
+"""The unfinished games the home page offers to continue, at most."""
 MAX_FORM_FIELDS = 10
 """The feedback form has three fields; a body with more is refused before it is read."""
 FEEDBACK_NOTES = ("thanks", "invalid")
@@ -56,6 +59,28 @@ FEEDBACK_NOTES = ("thanks", "invalid")
 WEB = resources.files("reussite.web")
 PAGES = PageCache()
 """The pages rendered once (:mod:`reussite.web.pagecache`)."""
+
+BLURBS = {
+    # One line per game for the home page, in our own words.
+    "astrocyte": N_("Two packs, eight piles and four cells: build whole suits and send them"
+                    " home."),
+    "spider": N_("The great two-pack Spider in four suits: ten piles, runs from King to Ace."),
+    "spider-2-suits": N_("Spider with hearts and spades only: the same ten piles, kinder runs."),
+    "spider-1-suit": N_("Spider in spades alone: the gentlest way into the game."),
+    "leap-year": N_("Four packs and sixteen foundations, built regardless of suit from eight"
+                    " reserves."),
+    "athena": N_("Klondike with piles dealt down, up, down, up, drawing three at a time."),
+    "klondike": N_("The best-known patience: seven piles, one card drawn at a time."),
+    "klondike-draw-3": N_("Klondike drawing three cards at a time: fewer cards within reach."),
+    "freds-spider": N_("Spider dealt all face up, with foundations built up from the Aces."),
+    "auld-lang-syne": N_("One pack, four reserves and the four Aces: an old game, rarely"
+                         " won."),
+    "quadrennial": N_("Leap Year with two chances more: the reserves are gathered and dealt"
+                      " again."),
+    "minerva": N_("Athena's harder sister: a reserve of eleven cards, one card drawn, one"
+                  " redeal."),
+}
+"""A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 
 
 @cache
@@ -167,8 +192,9 @@ def tables(request: Request) -> Tables:
 # (reussite.web.fast) would wait for it. The hot path serves these pages itself (the same
 # functions below), its reads on its own connections.
 
-RESUME_LIMIT = 5
-"""The unfinished games the catalogue offers to resume, newest first."""
+RESUME_LIMIT = 20
+"""The unfinished games read for the catalogue, newest first (it offers one of each kind, at
+most :data:`MAX_RESUMED`)."""
 
 
 def unfinished(t: Tables, player: str, known: bool) -> list[GameRow]:
@@ -180,11 +206,19 @@ def unfinished(t: Tables, player: str, known: bool) -> list[GameRow]:
 def catalogue(request: Request, rows: list[GameRow]) -> HTMLResponse:
     """The catalogue, with ``rows`` (:func:`unfinished`) offered to resume."""
     def context(lang: str) -> dict[str, Any]:
+        t = translations(lang)
         return {"seeds": [CATALOGUE[g] for g in SEED_GAMES],
-                "relatives": [g for g in CATALOGUE.values() if g.id not in SEED_GAMES]}
+                "relatives": [g for g in CATALOGUE.values() if g.id not in SEED_GAMES],
+                "blurb": lambda g: t.gettext(BLURBS[g.id]) if g.id in BLURBS else ""}
 
-    resume = [(CATALOGUE[r.game], r) for r in rows if r.game in CATALOGUE]
-    return render_shared(request, "catalogue.html", (), context, {"resume": resume})
+    # A game's page resumes the newest unfinished game of its kind: one card a kind, newest
+    # first (the rows come newest first).
+    resume: dict[str, tuple[GameRules, GameRow]] = {}
+    for r in rows:
+        if r.game in CATALOGUE and r.game not in resume and len(resume) < MAX_RESUMED:
+            resume[r.game] = (CATALOGUE[r.game], r)
+    return render_shared(request, "catalogue.html", (), context,
+                         {"resume": list(resume.values())})
 
 
 def game(request: Request, game_id: str) -> HTMLResponse:

@@ -14,6 +14,8 @@ import { clockOf, formatTime, secondsAt } from "./timer.js";
 import { eventsAfterGuess, predict, undoEvents } from "./optimistic.js";
 import { finishGame } from "./finish.js";
 import { bestOf, cascade } from "./celebrate.js";
+import { applyLooks, looksControls } from "./looks.js";
+import { playSound, soundOf } from "./sound.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -35,6 +37,9 @@ const FALLBACK = {
   summary_undo: "Undo used", summary_hint: "Hints used", summary_yes: "yes", summary_no: "no",
   summary_best: "Your best for this game", summary_first: "Your first win of this game!",
   summary_wins: "Games won", same_deal: "Same deal again", close: "Close",
+  court_letters: "JQK", sound: "Sound", card_back: "Card back", back_navy: "Navy lattice",
+  back_red: "Red dots", back_black: "Black and gold", table_colour: "Table colour",
+  felt_green: "Green", felt_blue: "Blue", felt_wine: "Wine red", felt_slate: "Slate grey",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
@@ -222,6 +227,10 @@ function buildSettings() {
     ? h("label", { class: "setting" }, h("span", { text: t("scoring") }),
       choice("scoring", SCORINGS, "scoring", updateScore))
     : null;
+  const looks = looksControls(settings, t, () => {
+    saveSettings(settings);
+    applyLooks(root, settings);
+  });
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
       h("span", { class: "icon", "aria-hidden": "true", text: ICONS.settings }),
@@ -232,14 +241,17 @@ function buildSettings() {
       check("auto_collect", "autoCollect"),
       check("winnable_only", "winnableOnly"),
       scoring,
+      check("sound", "sound"),
       h("label", { class: "setting" }, h("span", { text: t("animation") }),
-        choice("animation", Object.keys(SPEEDS), "speed", applySettings))));
+        choice("animation", Object.keys(SPEEDS), "speed", applySettings)),
+      ...looks));
 }
 
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
   root.classList.toggle("no-motion", !speed());
+  applyLooks(root, settings);
   if (!state.view) return;
   for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   layout();
@@ -419,6 +431,7 @@ function render(view, opts = {}) {
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
   if (old && old.id === view.id && old.status === "playing" && view.status === "won"
     && !view.guessed) celebrate(view);
+  if (settings.sound) playSound(soundOf(old, view));
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
 
@@ -438,7 +451,8 @@ function drawPile(pile, cards) {
   // order it is drawn in (drawOrder: a whole suit on a foundation shows its King).
   for (const i of drawOrder(kind, cards).slice(-keep)) {
     const c = cardElement(cards[i], cardLabel(cards[i]),
-      { compact: state.compact, fourColours: settings.fourColours });
+      { compact: state.compact, fourColours: settings.fourColours,
+        letters: t("court_letters") });
     c.dataset.index = String(i);
     c.dataset.pile = pile;
     frag.append(c);
@@ -748,6 +762,7 @@ async function startGame(options, userAsked) {
       history.pushState({ id: v.id }, "", url);
     }
     show(v);
+    if (settings.sound) playSound("deal");
   });
 }
 
