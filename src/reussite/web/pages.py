@@ -144,7 +144,7 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
 @router.get("/stats", response_class=HTMLResponse)
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    rows = player_stats(await run_in_threadpool(tables(request).store.player_games, player))
+    rows = player_stats(await run_in_threadpool(tables(request).store.player_totals, player))
     return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
 
 

@@ -20,15 +20,20 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     the piles already made, else :meth:`Position.player_view`; ``legal``: the legal moves
     already made, else each ``Move.to_json()``)."""
     raw = pos.raw_moves() if raw is None else raw
-    if legal is None:
-        legal = [pos.to_move(m).to_json() for m in raw]
     status = pos.status(raw)
+    final = row.final
+    if final:  # an abandoned game: lost, and no move taken any more
+        status, legal = "lost", []
+    elif legal is None:
+        legal = [pos.to_move(m).to_json() for m in raw]
     rules = pos.rules
     return {
-        "id": row.id, "game": row.game, "number": row.number, "version": row.version,
+        "id": row.id, "game": row.game, "number": row.shown_number, "origin": row.origin,
+        "ended": row.ended, "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
-        "can_undo": row.cursor > 0, "can_redo": row.cursor < row.length,
+        "can_undo": row.cursor > 0 and not final,
+        "can_redo": row.cursor < row.length and not final,
         "moves": pos.moves_played, "score": pos.score, "redeals_left": pos.redeals_left,
         "elapsed_seconds": row.elapsed_ms / 1000, "used_undo": row.used_undo,
         "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
