@@ -204,7 +204,7 @@ def conditional_update(won: bool) -> Update:
                                games.c.version == bindparam("seen")).values(change_values(won))
 
 
-ZERO = literal_column("0")
+ZERO: Any = literal_column("0")
 """Constants written into the statements' SQL (a driver's SQL takes named parameters only)."""
 
 
