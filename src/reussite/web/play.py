@@ -277,7 +277,7 @@ class Tables:
         cached = self.cache.take(game_id)
         if cached is not None:
             row, pos, line, legal = cached
-            if row.player_id == player and row.version == version:
+            if row.player_id == player and row.version == version and not row.final:
                 return Loaded(row, pos, line, from_cache=True, legal=legal)
             self.cache.put(row, pos, line, legal)
         lo = self._load(player, game_id)

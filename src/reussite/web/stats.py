@@ -52,11 +52,11 @@ def game_stats(t: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def player_stats(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One entry per game and origin the player has played, in catalogue order, then
+    """One entry per game and origin the player has dealt, in catalogue order, then
     random, winnable, by number."""
     game_order = {g: i for i, g in enumerate(CATALOGUE)}
     origin_order = {o: i for i, o in enumerate(ORIGINS)}
     return [game_stats(t) for t in sorted(
-        (t for t in rows if t["played"] > 0),
+        rows,
         key=lambda t: (game_order.get(t["game"], len(game_order)), t["game"],
                        origin_order.get(t["origin"], len(origin_order))))]
