@@ -40,6 +40,7 @@ def run_async(main: Coroutine[Any, Any, T]) -> T:
 def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.pop("REUSSITE_DATABASE_URL", None)
+    env.setdefault("REUSSITE_WINNABLE_POOL", "0")  # no background solving beside the tests
     proc = subprocess.Popen(
         [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db_url],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)

@@ -49,6 +49,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     literal_column,
     null,
@@ -837,6 +838,23 @@ class Store(GameStatements):
         """A player's rows of ``totals`` (one per game and origin they dealt)."""
         with self.engine.connect() as conn:
             return list(conn.execute(PLAYER_TOTALS, {"pid": player_id}).mappings())
+
+    # ------------------------------------------------------------------ the deal pool
+
+    def pool_count(self, game: str) -> int:
+        """How many secret winnable deals of ``game`` wait in the pool."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(
+                deal_pool.c.game == game)).scalar_one())
+
+    def add_pooled(self, game: str, number: int) -> bool:
+        """Put a proven-winnable deal in the pool (False if it is there already)."""
+        ins = (pg_insert if self.dialect == "postgresql" else sqlite_insert)(deal_pool)
+        with self._writing() as conn:
+            # The row it wrote, if any (a row count says 1 on PostgreSQL either way).
+            return conn.execute(ins.values(game=game, number=str(number), created_at=now_ms())
+                                .on_conflict_do_nothing(index_elements=["game", "number"])
+                                .returning(deal_pool.c.number)).first() is not None
 
     # ------------------------------------------------------------------ feedback
 
