@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -268,3 +269,57 @@ def test_statistics_read_a_bounded_number_of_rows_in_postgresqls_plan(pg_store: 
     assert all(n["Actual Rows"] <= 3 * 21 for n in nodes)  # origins × games: not the games
     rows = pg_store.player_totals(player)
     assert [(r["played"], r["origin"]) for r in rows] == [(1, "number")]
+
+
+def test_the_migration_backfills_the_totals_from_existing_games(tmp_path: Path) -> None:
+    """A database of the first schema: its games' statistics, as they were computed from the
+    rows, become the totals; older games in play of a kind are abandoned; numbers stay shown."""
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    store = Store(f"sqlite:///{tmp_path}/old.sqlite3")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("reussite.web") / "migrations"))
+    with store.engine.connect() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.commit()
+
+    def old(n: int, game: str, length: int, status: str, won_ms: int | None = None,
+            undo: bool = False) -> dict[str, Any]:
+        won = won_ms is not None
+        return {"id": f"g{n}", "player_id": "p", "game": game, "number": str(n),
+                "version": 1, "cursor": length, "length": length, "status": status,
+                "used_undo": undo, "used_hint": False, "elapsed_ms": won_ms or 0,
+                "created_at": n, "updated_at": n, "won_at": n if won else None,
+                "won_moves": length if won else None, "won_ms": won_ms,
+                "won_used_undo": undo if won else None, "won_used_hint": False if won else None}
+
+    rows = [old(1, "klondike", 90, "won", 90_000), old(2, "klondike", 80, "won", 80_000, True),
+            old(3, "klondike", 5, "lost"), old(4, "klondike", 70, "won", 70_000),
+            old(5, "klondike", 3, "playing"), old(6, "klondike", 4, "playing"),
+            old(7, "spider", 0, "playing")]
+    with store.engine.begin() as conn:
+        for r in rows:
+            conn.execute(text(
+                "INSERT INTO games VALUES (:id, :player_id, :game, :number, :version, :cursor,"
+                " :length, :status, :used_undo, :used_hint, :elapsed_ms, :created_at,"
+                " :updated_at, :won_at, :won_moves, :won_ms, :won_used_undo, :won_used_hint)"),
+                r)
+    store.migrate()
+    totals = {(t["game"], t["origin"]): t for t in player_stats(store.player_totals("p"))}
+    k = totals["klondike", "random"]
+    assert (k["played"], k["won"], k["lost"]) == (6, 3, 2)  # game 6 is still in play
+    assert (k["current_streak"], k["best_streak"]) == (0, 2)
+    assert k["best_time_seconds"] == 70 and k["fewest_moves"] == 70
+    assert (k["wins_with_undo"], k["wins_unaided"]) == (1, 2)
+    assert totals["spider", "random"]["played"] == 0
+    ended = {r.id: r.ended for r in (store.get_game(f"g{n}", "p") for n in range(1, 8))
+             if r is not None}
+    assert ended == {"g1": "won", "g2": "won", "g3": "lost", "g4": "won", "g5": "abandoned",
+                     "g6": None, "g7": None}
+    g6 = store.get_game("g6", "p")
+    assert g6 is not None and g6.shown_number == 6 and g6.origin == "random"
+    store.dispose()
