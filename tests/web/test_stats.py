@@ -19,6 +19,7 @@ from webtools import run_async
 from reussite.engine import Move, Position
 from reussite.games import get_game
 from reussite.solver import solve
+from reussite.solver.hints import Hint
 from reussite.web import play
 from reussite.web.hotdb import PostgresGames, SqliteGames, run_on_loop
 from reussite.web.play import Conflict, Tables
@@ -100,7 +101,7 @@ async def drive(t: Tables, call: Call, store: Store, ops: list[tuple[Any, ...]],
                     await call(t.undo, player, current, row.version)
                 elif op[0] == "hint" and pos.legal_moves():
                     lo = await call(t.load, player, current)
-                    await call(t.hint_given, lo, lo.pos.raw_moves()[0])
+                    await call(t.hint_given, lo, Hint(lo.pos.raw_moves()[0]))
                 elif op[0] == "win" and row.game == "klondike" and row.number == WIN:
                     version = row.version
                     if row.cursor:

@@ -13,7 +13,6 @@ from the rows as the statistics computed them until now (oldest first, by creati
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-12-06
 """
 
 from collections.abc import Iterator
