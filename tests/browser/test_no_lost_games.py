@@ -197,3 +197,22 @@ def test_the_largest_deal_number_goes_round_whole(laptop: Any, base_url: str) ->
     tab = laptop.context.new_page()
     again = Table(tab, base_url).open("klondike", MAX_DEAL_NUMBER).view()
     assert again["id"] != view["id"] and again["piles"] == view["piles"]
+
+
+def test_a_secret_deal_is_addressed_by_its_game_and_shown_again_on_reload(
+        laptop: Any, base_url: str) -> None:
+    """A deal the site chose: its address names the game, not a number; the deal box is empty;
+    a reload shows the same game, as it was left."""
+    table = Table(laptop, base_url).open("spider-1-suit")
+    view = table.view()
+    assert view["number"] is None
+    assert laptop.url.endswith(f"/games/spider-1-suit?id={view['id']}")
+    assert "number" not in laptop.url
+    assert laptop.input_value("input.deal-number") == ""
+    assert laptop.get_attribute("#game", "data-number") == ""
+    table.click_stock()
+    table.wait_version(view["version"] + 1)
+    laptop.reload()
+    laptop.wait_for_function(f"() => document.querySelector('#game').dataset.gameUid"
+                             f" === '{view['id']}'")
+    assert table.view()["version"] == view["version"] + 1
