@@ -102,6 +102,25 @@ moves = Table(
     PrimaryKeyConstraint("game_id", "seq", name="pk_moves"),
 )
 
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("submitted_at", BigInteger, nullable=False),
+    Column("started_at", BigInteger, nullable=True),
+    Column("finished_at", BigInteger, nullable=True),
+    Index("ix_analyses_player_created", "player_id", "created_at"),
+    Index("ix_analyses_address_created", "address", "created_at"),
+    Index("ix_analyses_state_submitted", "state", "submitted_at"),
+)
+
 feedback = Table(
     "feedback", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
