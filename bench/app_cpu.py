@@ -12,6 +12,12 @@ few microseconds: a scope, a ``json`` read of the answer) and, on PostgreSQL, th
     python bench/app_cpu.py --db sqlite                        # a temporary SQLite file
     python bench/app_cpu.py --db 'postgresql+psycopg://postgres@127.0.0.1:5432/test?options=-csearch_path%3Dappcpu'
     python bench/app_cpu.py --db sqlite --profile /tmp/app.prof   # cProfile (CPU clock)
+    python bench/app_cpu.py --db sqlite --pages     # pages instead: the catalogue, game pages
+
+With ``--pages`` each player (one cookie, after a game of 30 actions, so that its catalogue
+lists an unfinished game, and a first round of pages, not counted) asks in turn for the
+catalogue and for game pages, each in English, French and Russian (``Accept-Language``), as
+a browser does (``Accept: text/html``, ``Accept-Encoding: gzip, deflate, br``).
 
 Compare two trees by running each (``PYTHONPATH=/copy/of/old/src python bench/app_cpu.py``)
 several times in turn and taking the minimum and the median.
@@ -39,11 +45,18 @@ class Driver:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.count = 0
+        self.cookies: dict[int, list[bytes | None]] = {}
+        """Each player's cookie (player ``i`` is the same browser throughout)."""
 
     async def call(self, cookie: list[bytes | None], method: str, path: str,
-                   body: Any = None, client: str = "127.0.0.1") -> tuple[int, bytes]:
+                   body: Any = None, client: str = "127.0.0.1",
+                   lang: bytes = b"en", *, page: bool = False) -> tuple[int, bytes]:
         payload = b"" if body is None else orjson.dumps(body)
-        headers = [(b"host", b"127.0.0.1:8000"), (b"accept", b"application/json")]
+        headers = [(b"host", b"127.0.0.1:8000"), (b"accept-language", lang)]
+        if page:  # as a browser asks for a page
+            headers += [(b"accept", b"text/html"), (b"accept-encoding", b"gzip, deflate, br")]
+        else:
+            headers.append((b"accept", b"application/json"))
         if cookie[0]:
             headers.append((b"cookie", cookie[0]))
         if body is not None:
@@ -80,7 +93,7 @@ class Driver:
         return out["status"], out["body"]
 
     async def player(self, i: int, rng: random.Random, quota: int) -> None:
-        cookie: list[bytes | None] = [None]
+        cookie = self.cookies.setdefault(i, [None])
         # each player from an address of its own (198.18.0.0/15 is set aside for benchmarks), as
         # people are: the rate limit per address then counts as it does on the site
         client = f"198.18.{i // 250}.{i % 250 + 1}"
@@ -109,12 +122,25 @@ class Driver:
                 view = orjson.loads(body)
 
 
+    async def pages(self, i: int, quota: int) -> None:
+        """The catalogue and game pages, in turn, in each language (see the module's text)."""
+        cookie = self.cookies.setdefault(i, [None])
+        client = f"198.18.{i // 250}.{i % 250 + 1}"
+        for k in range(quota):
+            path = "/" if k % 2 == 0 else f"/games/{GAMES[(i + k) % len(GAMES)]}"
+            status, body = await self.call(cookie, "GET", path, None, client,
+                                           (b"en", b"fr", b"ru")[k % 3], page=True)
+            assert status == 200, body
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", default="sqlite", help="'sqlite' (a temporary file) or a URL")
     ap.add_argument("--players", type=int, default=30)
     ap.add_argument("--requests", type=int, default=3000)
     ap.add_argument("--profile", help="write cProfile's statistics (CPU clock) to this file")
+    ap.add_argument("--pages", action="store_true",
+                    help="ask for pages (the catalogue, game pages) instead of playing")
     args = ap.parse_args()
     os.environ.setdefault("REUSSITE_RATE_LIMIT", "off")
     os.environ["REUSSITE_HINT_WORKERS"] = "0"  # no hints asked: no worker started
@@ -131,21 +157,27 @@ def main() -> None:
     async def run() -> None:
         n = args.players
         await asyncio.gather(*(driver.player(i, random.Random(i), 30) for i in range(n)))
+        if args.pages:
+            await asyncio.gather(*(driver.pages(i, 2 * len(GAMES)) for i in range(n)))
         driver.count = 0
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
         pg0, cpu0 = load.postgres_cpu(), time.process_time()
         sw0, pgsw0 = load.switches(), load.switches(0)
         if profiler:
             profiler.enable()
-        await asyncio.gather(*(driver.player(i, random.Random(100 + i), args.requests // n)
-                               for i in range(n)))
+        if args.pages:
+            await asyncio.gather(*(driver.pages(i, args.requests // n) for i in range(n)))
+        else:
+            await asyncio.gather(*(driver.player(i, random.Random(100 + i),
+                                                 args.requests // n) for i in range(n)))
         if profiler:
             profiler.disable()
             profiler.dump_stats(args.profile)
         cpu, pg = time.process_time() - cpu0, load.postgres_cpu() - pg0
         sw, pgsw = load.switches(), load.switches(0)
         per = 1000 / driver.count
-        line = f"{driver.count} requests: {cpu * per:.3f} ms of CPU a request in this process"
+        what = "pages" if args.pages else "requests"
+        line = f"{driver.count} {what}: {cpu * per:.3f} ms of CPU a request in this process"
         if url.startswith("postgresql"):
             line += f", PostgreSQL's processes {pg * per:.3f} ms"
             line += (f"; context switches a request: this process"

@@ -2,6 +2,7 @@
 gzipped. The aim is below 300 KB uncompressed.
 
     python bench/page_weight.py [GAME]      (starts a local site; default game: spider)
+    python bench/page_weight.py /           (the home page, its game pictures included)
 
 Card faces are SVG drawn by the script itself (no image files), so "images" counts only what
 the HTML or CSS asks for by URL. The API's JSON (the game's view) is shown apart.
@@ -32,9 +33,9 @@ def get(url: str) -> bytes:
         return body
 
 
-def crawl(base: str, game: str) -> dict[str, dict[str, bytes]]:
-    """Every resource the page loads, by kind: html, js, css, images."""
-    page_url = f"{base}/games/{game}"
+def crawl(base: str, path: str) -> dict[str, dict[str, bytes]]:
+    """Every resource the page at ``path`` loads, by kind: html, js, css, images."""
+    page_url = f"{base}{path}"
     html = get(page_url)
     text = html.decode()
     found: dict[str, dict[str, bytes]] = {"html": {page_url: html}, "js": {}, "css": {},
@@ -62,15 +63,18 @@ def crawl(base: str, game: str) -> dict[str, dict[str, bytes]]:
 
 def main() -> None:
     game = sys.argv[1] if len(sys.argv) > 1 else "spider"
+    path = game if game.startswith("/") else f"/games/{game}"
+    view = None
     with running_server() as base:
-        found = crawl(base, game)
-        req = urllib.request.Request(f"{base}/api/games", method="POST",
-                                     data=json.dumps({"game": game, "number": 1}).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            view = r.read()
+        found = crawl(base, path)
+        if not game.startswith("/"):
+            req = urllib.request.Request(f"{base}/api/games", method="POST",
+                                         data=json.dumps({"game": game, "number": 1}).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10) as r:
+                view = r.read()
     total = total_gz = 0
-    print(f"First load of /games/{game}:")
+    print(f"First load of {path}:")
     print(f"  {'kind':<8}{'files':>6}{'bytes':>10}{'gzipped':>10}")
     for kind, files in found.items():
         raw = sum(len(b) for b in files.values())
@@ -80,8 +84,9 @@ def main() -> None:
         print(f"  {kind:<8}{len(files):>6}{raw:>10}{gz:>10}")
     print(f"  {'total':<8}{'':>6}{total:>10}{total_gz:>10}"
           f"   ({total / 1024:.1f} KB; aim: below 300 KB)")
-    print(f"  the game's view (JSON, not counted): {len(view)} bytes,"
-          f" {len(gzip.compress(view, 9))} gzipped")
+    if view is not None:
+        print(f"  the game's view (JSON, not counted): {len(view)} bytes,"
+              f" {len(gzip.compress(view, 9))} gzipped")
 
 
 if __name__ == "__main__":

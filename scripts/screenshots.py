@@ -5,7 +5,9 @@
 
 Each shot opens deal 7 (the same deal every time: the pictures only change when the table
 does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
-the tallest pile of a won Spider (1 suit) game, at laptop and phone size.
+the tallest pile of a won Spider (1 suit) game, at laptop and phone size, two the statistics
+page of a player with ten games behind them, two the home page (the whole page) of a player
+with a game in play, and one a won game with its summary, at laptop size.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from browser.history import make_history  # noqa: E402
 from browser.live import launch_chromium, running_server  # noqa: E402
 from browser.table import Table  # noqa: E402
-from browser.winning import tallest_moment  # noqa: E402
+from browser.winning import one_move_from_a_win, tallest_moment  # noqa: E402
 
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
@@ -51,6 +54,29 @@ def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
     return paths
 
 
+def shoot_home(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """The home page (the whole page) of a player with a game of Klondike in play."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    page = ctx.new_page()
+    page.goto(f"{base_url}/")  # the player's cookie
+    started = page.request.post(f"{base_url}/api/games", data={"game": "klondike", "number": DEAL})
+    view = started.json()
+    move = next(m for m in view["legal_moves"] if m["type"] == "stock")
+    page.request.post(f"{base_url}/api/games/{view['id']}/moves",
+                      data={"move": move, "version": view["version"]})
+    page.goto(f"{base_url}/")
+    page.wait_for_function("() => [...document.images].every((i) => i.complete)")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"the home page at {width}×{height} scrolls sideways ({scroll} px)")
+    path = out / f"home-{width}x{height}.png"
+    page.screenshot(path=str(path), full_page=True)
+    ctx.close()
+    return path
+
+
 def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
     """A won Spider (1 suit) game at the move of its tallest pile, played through the API."""
     width, height = size
@@ -65,6 +91,41 @@ def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Pat
     page.wait_for_selector("#game[data-version] .pile")
     table.settle()
     path = out / f"spider-1-suit-tall-pile-{width}x{height}.png"
+    page.screenshot(path=str(path))
+    ctx.close()
+    return path
+
+
+def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """The statistics page of a player with a history (:func:`make_history`)."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    page = ctx.new_page()
+    make_history(page, base_url)
+    page.goto(f"{base_url}/stats")
+    page.wait_for_selector(".chart svg")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"/stats at {width}×{height} scrolls sideways ({scroll} px)")
+    path = out / f"stats-{width}x{height}.png"
+    page.screenshot(path=str(path), full_page=True)
+    ctx.close()
+    return path
+
+
+def shoot_won(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """A Spider (1 suit) game won by its last move played by clicks, with its summary."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
+    page = ctx.new_page()
+    table = Table(page, base_url)
+    table.click_move(one_move_from_a_win(table))
+    page.wait_for_selector(".win-summary[open]")
+    table.settle()
+    path = out / f"spider-1-suit-won-{width}x{height}.png"
     page.screenshot(path=str(path))
     ctx.close()
     return path
@@ -88,6 +149,9 @@ def main() -> None:
                 print(path)
         for size in (LAPTOP, PHONE):
             print(shoot_tall_pile(browser, url, size, args.out))
+            print(shoot_stats(browser, url, size, args.out))
+            print(shoot_home(browser, url, size, args.out))
+        print(shoot_won(browser, url, LAPTOP, args.out))
         browser.close()
 
 

@@ -172,6 +172,19 @@ def view_key(pos: Position) -> tuple[object, ...]:
     return (pos.redeals_used, _masked(pos))
 
 
+def repeat_key(pos: Position) -> tuple[object, ...]:
+    """A position of ``pos``'s game as far as going round in circles goes: what the player
+    sees, with the redeals used only where they are limited (turning the waste over without
+    limit leaves nothing changed for what can happen next).
+
+    Within one game, two positions with this key alike are the same position: the face-down
+    cards never move unseen (a stock keeps its order, a turned-over waste is the stock again
+    in the order the player saw it, a gathering is made from cards in view), so the key reads
+    no hidden card and compares whole positions."""
+    limited = pos.rules.stock.redeals is not None and pos.rules.stock.redeals > 0
+    return (pos.redeals_used if limited else 0, _masked(pos))
+
+
 def observe(pos: Position, memory: Memory | None = None) -> Observation:
     """What the player of ``pos`` sees and remembers (``memory``: what it remembers, when
     followed along the game; by default rebuilt from ``pos``'s moves, :meth:`Memory.of`)."""

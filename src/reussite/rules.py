@@ -121,6 +121,9 @@ class GameRules:
     related: tuple[str, ...] = ()
     spider_score: bool = False
     """Familiar Spider scoring: 500, -1 per move, +100 per completed suit."""
+    klondike_score: bool = False
+    """Standard and Vegas scoring of the Klondike family (:mod:`reussite.scoring`), shown
+    when the player chooses one."""
     notes: tuple[str, ...] = field(default=())
     """Decisions taken on ambiguous points, in plain words."""
 

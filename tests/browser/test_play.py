@@ -28,9 +28,14 @@ def test_a_whole_game_is_won_through_clicks(browser: Any, base_url: str) -> None
     view = table.view()
     assert view["status"] == "won"
     assert page.get_attribute("#game", "data-status") == "won"
+    summary = page.locator(".win-summary")
+    summary.wait_for(state="visible")
+    assert "You won!" in summary.inner_text()
     banner = page.locator(".banner-won")
+    assert not banner.is_visible()  # behind the summary, until it closes
+    page.click(".win-summary >> text=Close")
     assert banner.is_visible()
-    assert "won" in banner.inner_text().lower() or banner.inner_text()
+    assert "You won!" in banner.inner_text()
     # The celebration does not get in the way: the toolbar still answers.
     page.click("button[data-action=undo]")
     table.wait_version(view["version"] + 1)
@@ -287,3 +292,41 @@ def test_controls_targets_double_click_restart_and_winnable_new_game(laptop: Any
     table.settle()
     fresh = table.view()
     assert laptop.url.endswith(f"?number={fresh['number']}")
+
+
+STUCK_LINE = (
+    "S S S S S S S S waste>foundation:0 tableau:3>tableau:6 tableau:4>tableau:2 S S S "
+    "S S waste>tableau:4 tableau:4>tableau:6 waste>tableau:4 S S S S S S S S S S "
+    "waste>foundation:1 S waste>tableau:3 tableau:5>tableau:3 tableau:3>tableau:5 S "
+    "tableau:5>tableau:3 S tableau:3>tableau:5 S waste>tableau:3 S S S S S S S S "
+    "waste>foundation:2 S S S S waste>foundation:2 "
+)
+"""Klondike draw 3, deal 3: moves after which nothing can change any more (S: a click on the
+stock; ``from>to``: one card)."""
+
+
+def _moves(line: str) -> list[dict[str, Any]]:
+    return [{"type": "stock"} if m == "S" else
+            {"type": "move", "from": m.split(">")[0], "to": m.split(">")[1], "count": 1}
+            for m in line.split()]
+
+
+def test_a_hint_without_a_useful_move_says_why(laptop: Any, base_url: str) -> None:
+    table = Table(laptop, base_url).open("klondike-draw-3", 3)
+    table.play_through_api(_moves(STUCK_LINE))
+    table.open("klondike-draw-3")  # resumes that game, drawn from its view
+    assert table.view()["moves"] == len(STUCK_LINE.split())
+    laptop.click("button[data-action=hint]")
+    laptop.wait_for_function("() => document.querySelector('.toast').textContent.length > 0")
+    assert table.toast() == "This game cannot be won any more from here"
+    assert laptop.locator(".hint").count() == 0
+    # Nothing useful but undoing or dealing (the answer as the server gives it elsewhere):
+    # the sentence, and the undo button and the stock marked.
+    laptop.route("**/hint", lambda route: route.fulfill(
+        status=200, content_type="application/json",
+        body='{"move": null, "text": "No useful move: undo, or deal", '
+             '"reason": "undo_or_deal"}'))
+    laptop.click("button[data-action=hint]")
+    laptop.wait_for_selector(".btn-undo.hint")
+    assert table.toast() == "No useful move: undo, or deal"
+    assert laptop.locator('.pile.hint[data-pile="stock"]').count() == 1

@@ -93,3 +93,16 @@ def tallest_moment(game: str = "spider-1-suit") -> tuple[int, list[dict[str, Any
         if tallest > best:
             best, best_at = tallest, i + 1
     return number, [m.to_json() for m in line[:best_at]], best
+
+
+def one_move_from_a_win(table: Any, game: str = "spider-1-suit") -> dict[str, Any]:
+    """Open a winnable deal of ``game`` on ``table`` (a :class:`~.table.Table`), play all but
+    the last move of its winning line through the API, show it, and return that last move."""
+    number, line = winnable_spider_deal(game)
+    table.open(game, number)
+    table.play_through_api([m.to_json() for m in line[:-1]])
+    table.page.reload()
+    table.page.wait_for_selector("#game[data-version] .pile")
+    table.settle()
+    last: dict[str, Any] = line[-1].to_json()
+    return last

@@ -199,7 +199,51 @@ def test_restart_goes_back_to_the_same_deal_and_keeps_redo(client: TestClient) -
     assert r.status_code == 200
     again = r.json()
     assert again["piles"] == view["piles"] and again["number"] == 9 and again["moves"] == 0
-    assert again["can_redo"] and not again["can_undo"]
+    assert again["can_redo"] and again["can_undo"] and again["used_undo"]
+
+
+def test_one_undo_takes_a_restart_back(client: TestClient) -> None:
+    view = new_game(client, "klondike", 9)
+    pos = Position.deal(get_game("klondike"), 9)
+    v = view
+    for _ in range(4):
+        move = pos.legal_moves()[-1]
+        pos.play(move)
+        v = play(client, v, move.to_json()).json()
+    before = v
+    gid = view["id"]
+    restarted = client.post(f"/api/games/{gid}/restart", json={"version": v["version"]}).json()
+    # A second restart at the deal keeps the way back.
+    restarted = client.post(f"/api/games/{gid}/restart",
+                            json={"version": restarted["version"]}).json()
+    r = client.post(f"/api/games/{gid}/undo", json={"version": restarted["version"]})
+    assert r.status_code == 200
+    back = r.json()
+    assert back["piles"] == before["piles"] == pos.player_view()
+    assert back["moves"] == 4 and back["can_undo"] and not back["can_redo"]
+    assert client.get(f"/api/games/{gid}").json()["piles"] == before["piles"]
+    # The next undo is an ordinary one: the fourth move taken back.
+    r = client.post(f"/api/games/{gid}/undo", json={"version": back["version"]})
+    assert r.json()["moves"] == 3 and r.json()["can_redo"]
+
+
+def test_a_restart_is_undone_only_right_after_it(client: TestClient) -> None:
+    view = new_game(client, "klondike", 9)
+    v = view
+    for _ in range(3):
+        v = play(client, v, {"type": "stock"}).json()
+    gid = view["id"]
+    v = client.post(f"/api/games/{gid}/restart", json={"version": v["version"]}).json()
+    v = client.post(f"/api/games/{gid}/redo", json={"version": v["version"]}).json()
+    assert v["moves"] == 1
+    v = client.post(f"/api/games/{gid}/undo", json={"version": v["version"]}).json()
+    assert v["moves"] == 0 and not v["can_undo"] and v["can_redo"]
+    r = client.post(f"/api/games/{gid}/undo", json={"version": v["version"]})
+    assert r.status_code == 422 and r.json()["detail"] == "There is no move to undo"
+    # A restart of a game still at its deal has nothing to take back.
+    fresh = new_game(client, "klondike", 10)
+    r = client.post(f"/api/games/{fresh['id']}/restart", json={"version": 0})
+    assert r.status_code == 200 and not r.json()["can_undo"]
 
 
 def test_hint_answers_a_legal_move_and_a_sentence(client: TestClient) -> None:
@@ -207,7 +251,7 @@ def test_hint_answers_a_legal_move_and_a_sentence(client: TestClient) -> None:
     r = client.get(f"/api/games/{view['id']}/hint")
     assert r.status_code == 200
     hint = r.json()
-    assert hint["move"] in view["legal_moves"] and hint["text"]
+    assert hint["move"] in view["legal_moves"] and hint["text"] and hint["reason"] is None
     assert client.get(f"/api/games/{view['id']}").json()["used_hint"]
     r = client.get(f"/api/games/{view['id']}/hint", headers={"accept-language": "fr"})
     assert r.json()["text"] != hint["text"]
@@ -356,3 +400,26 @@ def test_health_says_which_database_answers(client: TestClient,
 
     monkeypatch.setattr(client.app.state.store, "ping", down)  # type: ignore[attr-defined]
     assert client.get("/api/health").status_code == 503
+
+
+def test_the_view_offers_the_finish_and_following_it_wins(client: TestClient) -> None:
+    from reussite.solver.search import solve
+
+    pos = Position.deal(get_game("klondike"), 2393)
+    result = solve(pos.copy(), time_limit=30)
+    assert result.status == "won"
+    view = new_game(client, "klondike", 2393)
+    played = 0
+    for move in result.moves:
+        if view["finish"] is not None:
+            break
+        view = play(client, view, move.to_json()).json()
+        played += 1
+    assert view["finish"] is not None and played < len(result.moves)
+    assert any(not c["up"] for c in view["piles"]["stock"]), "the stock is still face down"
+    steps = 0
+    while view["status"] == "playing":
+        assert view["finish"] in view["legal_moves"]
+        view = play(client, view, view["finish"]).json()
+        steps += 1
+    assert view["status"] == "won" and view["finish"] is None and steps > 10

@@ -28,7 +28,7 @@ def make_app(url: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> FastAPI:
 
 def normalise(body: Any, gid: str | None) -> Any:
     if isinstance(body, dict):
-        return {k: ("<id>" if k == "id" else "<t>" if k == "elapsed_seconds" else
+        return {k: ("<id>" if k == "id" else "<t>" if k in ("elapsed_seconds", "idle_seconds") else
                     normalise(v, gid)) for k, v in body.items()}
     if isinstance(body, list):
         return [normalise(v, gid) for v in body]
@@ -74,6 +74,15 @@ def script(client: TestClient) -> list[tuple[Any, ...]]:
                                          json={"version": view["version"]}), gid)
         view = note("restart", client.post(f"/api/games/{gid}/restart",
                                            json={"version": view["version"]}), gid)
+        view = note("undo the restart", client.post(f"/api/games/{gid}/undo",
+                                                    json={"version": view["version"]}), gid)
+        view = note("pause", client.post(f"/api/games/{gid}/pause",
+                                         json={"version": view["version"]}), gid)
+        view = note("resume", client.post(f"/api/games/{gid}/resume",
+                                          json={"version": view["version"]}), gid)
+        for _ in range(6):
+            view = note("undo", client.post(f"/api/games/{gid}/undo",
+                                            json={"version": view["version"]}), gid)
         note("undo refused", client.post(f"/api/games/{gid}/undo",
                                          json={"version": view["version"]}), gid)
         note("view", client.get(f"/api/games/{gid}"), gid)
@@ -113,6 +122,6 @@ def test_the_hot_path_answers_as_fastapi_does(database_url: str,
         finally:
             app.state.store.dispose()
     assert all(a[4] == "DENY" for a in answers[True]), "the security headers on every answer"
-    assert len(answers[True]) == len(answers[False]) == 4 * 23 + 3
+    assert len(answers[True]) == len(answers[False]) == 4 * 32 + 3
     for a, b in zip(answers[True], answers[False], strict=True):
         assert a == b

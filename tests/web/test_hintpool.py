@@ -8,7 +8,7 @@ from webtools import run_async
 
 from reussite.engine import Position
 from reussite.games import get_game
-from reussite.solver.hints import quick_move
+from reussite.solver.hints import quick_hint
 from reussite.web import hintpool
 
 
@@ -26,7 +26,7 @@ def played(game: str, number: int, moves: int) -> Position:
 def test_the_pools_hint_is_a_legal_move_of_the_position_rebuilt_from_its_moves(
         game: str) -> None:
     pos = played(game, 21, 12)
-    raw = hintpool.hint(pos)
+    raw = hintpool.hint(pos).move
     assert raw is not None and raw in pos.raw_moves()
 
 
@@ -34,13 +34,13 @@ def test_a_crowded_pool_answers_the_quick_hint_at_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pos = played("klondike", 22, 5)
     monkeypatch.setattr(hintpool, "_waiting", hintpool.QUEUE_PER_WORKER * 10)
-    assert hintpool.hint(pos) == quick_move(pos)
+    assert hintpool.hint(pos) == quick_hint(pos)
 
 
 def test_no_pool_computes_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REUSSITE_HINT_WORKERS", "0")
     pos = played("spider", 23, 8)
-    raw = hintpool.hint(pos)
+    raw = hintpool.hint(pos).move
     assert raw is not None and raw in pos.raw_moves()
 
 
@@ -72,7 +72,7 @@ def test_a_position_asked_again_is_answered_from_memory_with_the_same_move(
         counting_pool: CountingPool) -> None:
     pos = played("klondike", 31, 6)
     first = hintpool.hint(pos)
-    assert counting_pool.searches == 1 and first in pos.raw_moves()
+    assert counting_pool.searches == 1 and first.move in pos.raw_moves()
     assert hintpool.hint(pos) == first and counting_pool.searches == 1
     # The same deal and moves in another game (another player at the same point): remembered.
     assert hintpool.hint(played("klondike", 31, 6)) == first and counting_pool.searches == 1
@@ -100,7 +100,7 @@ def test_a_quick_hint_is_not_remembered(counting_pool: CountingPool,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     pos = played("klondike", 34, 5)
     monkeypatch.setattr(hintpool, "_waiting", hintpool.QUEUE_PER_WORKER * 10)
-    assert hintpool.hint(pos) == quick_move(pos) and counting_pool.searches == 0
+    assert hintpool.hint(pos) == quick_hint(pos) and counting_pool.searches == 0
     monkeypatch.setattr(hintpool, "_waiting", 0)
     hintpool.hint(pos)
     assert counting_pool.searches == 1  # the search is done once the pool has room
@@ -134,7 +134,7 @@ class PricedPool:
         for raw in line:
             pos.push_raw(raw)
         future: Future[object] = Future()
-        future.set_result((quick_move(pos), self.cost))
+        future.set_result((quick_hint(pos), self.cost))
         return future
 
 
@@ -153,9 +153,9 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
     positions = [played("klondike", n, 4) for n in range(40, 46)]
     # 2 s of burst: two searches of 1.5 s (the second starts with 0.5 s left), then none.
     for pos in positions[:3]:
-        assert hintpool.hint(pos) == quick_move(pos)
+        assert hintpool.hint(pos) == quick_hint(pos)
     assert pool.searches == 2 and hintpool._tokens == pytest.approx(-1.0)
-    assert run_async(hintpool.hint_async(positions[3])) == quick_move(positions[3])
+    assert run_async(hintpool.hint_async(positions[3])) == quick_hint(positions[3])
     assert pool.searches == 2
     # Refilled at a quarter of a second a second: 4 s later the bucket is at 0, still spent;
     # 1 s more and a search may start again.
@@ -181,5 +181,33 @@ def test_the_hints_cpu_budget_gives_the_quick_hint_once_spent(
 
 def test_the_worker_says_what_its_search_cost() -> None:
     pos = played("spider", 47, 3)
-    raw, cpu = hintpool._hint_for("spider", 47, [r for r, _s in pos.history])
-    assert raw is not None and raw in pos.raw_moves() and cpu > 0
+    given, cpu = hintpool._hint_for("spider", 47, [r for r, _s in pos.history])
+    assert given.move is not None and given.move in pos.raw_moves() and cpu > 0
+
+
+def test_the_same_position_after_a_round_trip_is_not_answered_from_memory(
+        counting_pool: CountingPool) -> None:
+    """The memory is keyed by the line: after a move and its reversal the position is the same
+    but its line is not, and the remembered hint (the move just taken back) would lead to a
+    position already reached."""
+    pos = played("spider-1-suit", 40, 0)
+    ids = pos.layout.ids
+    for _ in range(40):
+        move = hintpool.hint(pos).move
+        assert move is not None
+        src, dst, n = move
+        pos.push_raw(move)
+        back = (dst, src, n)
+        if ids[src].startswith("tableau") and len(pos.history[-1][1]) == 1 \
+                and back in pos.raw_moves():
+            break
+    else:
+        pytest.fail("no reversible hint in 40 moves")
+    pos.pop()
+    searches = counting_pool.searches
+    assert hintpool.hint(pos).move == move  # remembered
+    pos.push_raw(move)
+    pos.push_raw(back)  # the same position as before ``move``, by a longer line
+    again = hintpool.hint(pos)
+    assert counting_pool.searches == searches + 1
+    assert again.move != move

@@ -86,6 +86,9 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
     assert store.get_game(gid, "player-1") == created
     assert on_loop(db, db.get_game, gid, "player-1") == created
     assert on_loop(db, db.get_game, gid, "player-2") is None  # another player's game
+    assert on_loop(db, db.unfinished, "player-1", 5) == store.unfinished("player-1", 5) \
+        == [created]
+    assert on_loop(db, db.unfinished, "player-2", 5) == []
 
     # Three moves (one statement each), then a stale one: nothing written.
     row = created
@@ -133,6 +136,7 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
     assert won is not None and won.won_at is not None and won.won_used_hint is True
     assert won.won_used_undo is True and won.won_moves == 4
     assert store.get_game(gid, "player-1") == won == on_loop(db, db.get_game, gid, "player-1")
+    assert on_loop(db, db.unfinished, "player-1", 5) == store.unfinished("player-1", 5) == []
 
 
 def test_the_sqlite_driver_reads_and_writes_what_the_store_does(sqlite_url: str) -> None:
@@ -145,6 +149,8 @@ def test_the_sqlite_driver_reads_and_writes_what_the_store_does(sqlite_url: str)
     created = db.create_game(gid, "player-1", "spider", 2**64 - 1, "playing")
     assert store.get_game(gid, "player-1") == created == db.get_game(gid, "player-1")
     assert db.get_game(gid, "player-2") is None
+    assert db.unfinished("player-1", 5) == store.unfinished("player-1", 5) == [created]
+    assert db.unfinished("player-2", 5) == []
     row = created
     for k, text in enumerate(["stock", "t1 t2 1", "w f1 1"]):
         after = db.commit(row, change(row, cursor=k + 1, length=k + 1, append=text))
@@ -165,6 +171,7 @@ def test_the_sqlite_driver_reads_and_writes_what_the_store_does(sqlite_url: str)
     won = db.commit(row, change(row, cursor=3, length=3, append="w f2 1", won=True))
     assert won is not None and won.won_used_hint is True and won.won_moves == 3
     assert store.get_game(gid, "player-1") == won == db.get_game(gid, "player-1")
+    assert db.unfinished("player-1", 5) == store.unfinished("player-1", 5) == []
     store.dispose()
 
 

@@ -84,11 +84,11 @@ def test_pages_in_french_and_russian_show_no_english_text(sqlite_client: TestCli
         html = c.get(path, headers={"accept-language": lang, "accept": "text/html"}).text
         html = re.sub(r'<section class="rules".*?</section>', "", html, flags=re.S)
         # The client's texts are checked by value (their keys are English on purpose).
-        m = re.search(r'(<script type="application/json" id="ui-strings">)(.*?)</script>',
-                      html, re.S)
-        if m:
-            values = json.loads(m.group(2)).values()
-            html = html.replace(m.group(0), "\n".join(values))
+        for m in re.finditer(r'<script type="application/json" id="[a-z-]+-strings">(.*?)'
+                             r'</script>', html, re.S):
+            values = "\n".join(json.loads(m.group(1)).values())
+            # a placeholder ({abandoned}) is a name, not text shown
+            html = html.replace(m.group(0), re.sub(r"\{\w+\}", "", values))
         for fragment in fragments:
             assert not re.search(rf"(?<!\w){re.escape(fragment)}(?!\w)", html), \
                 f"{path} in {lang} shows the English {fragment!r}"
@@ -164,3 +164,23 @@ def test_an_illegal_move_is_refused_in_the_players_language(sqlite_client: TestC
     r = c.post(f"/api/games/{view['id']}/undo", json={"version": 0},
                headers={"accept-language": "fr"})
     assert r.json()["detail"] == "Aucun coup à annuler"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_a_hint_without_a_move_says_why_in_the_players_language(lang: str) -> None:
+    from typing import get_args
+
+    from reussite.solver.hints import Reason
+    from reussite.web.actions import hint_json
+    from reussite.web.i18n import HINT_REASONS, translate
+
+    assert sorted(HINT_REASONS) == sorted(get_args(Reason))
+    headers = [(b"accept-language", lang.encode())]
+    texts = set()
+    for reason, sentence in HINT_REASONS.items():
+        answer = json.loads(hint_json(None, reason, headers))
+        assert answer == {"move": None, "text": translate(lang, sentence), "reason": reason}
+        assert lang == "en" or answer["text"] != sentence
+        texts.add(answer["text"])
+    assert len(texts) == len(HINT_REASONS)
+    assert json.loads(hint_json(None, None, headers))["reason"] is None

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from markupsafe import escape as html_escape
 
 from reussite.games import CATALOGUE
-from reussite.web.i18n import UI_STRINGS
+from reussite.web.i18n import UI_STRINGS, translations
+from reussite.web.pages import BLURBS
 from reussite.web.texts import rules_html
 
 CONTRACT_KEYS = {
@@ -20,7 +21,8 @@ CONTRACT_KEYS = {
     "won", "lost", "stuck", "play_again", "settings", "four_colours", "left_handed",
     "animation", "speed_off", "speed_fast", "speed_normal", "speed_slow", "auto_collect",
     "winnable_only", "card_name", "suit_S", "suit_H", "suit_D",
-    "suit_C", "redeals_left", "cards_left", *(f"rank_{i}" for i in range(1, 14))}
+    "suit_C", "redeals_left", "cards_left", "scoring", "scoring_off", "scoring_standard",
+    "scoring_vegas", "score_vegas", *(f"rank_{i}" for i in range(1, 14))}
 
 
 def ui_strings(html: str) -> dict[str, str]:
@@ -63,7 +65,9 @@ def test_game_page_holds_the_play_area_and_the_client_texts(sqlite_client: TestC
         r = sqlite_client.get(f"/games/{game}", headers={"accept-language": lang})
         assert r.status_code == 200
         html = r.text
-        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"></div>' in html
+        scoring = ' data-scoring="standard vegas"' if rules.klondike_score else ""
+        assert f'<div id="game" data-game-id="{game}" data-lang="{lang}"{scoring}></div>' \
+            in html
         assert re.search(r'<script type="module" src="/static/js/app\.js\?v=[0-9a-f]{8}">'
                          r'</script>', html)
         assert re.search(r'href="/static/css/app\.css\?v=[0-9a-f]{8}"', html)
@@ -177,3 +181,36 @@ def test_stats_page_shows_the_played_games(sqlite_client: TestClient) -> None:
     r = c.get("/stats?lang=fr")
     assert r.status_code == 200 and "Vos statistiques" in r.text
     assert 'href="/games/klondike"' in r.text
+
+
+def test_home_page_offers_to_continue_the_newest_game_of_each_kind_first(
+        sqlite_client: TestClient) -> None:
+    """One card a kind of game (its page resumes the newest unfinished one), newest first,
+    above the catalogue; another player's games are not offered."""
+    ids = {}
+    for game, number in [("klondike", 5), ("spider", 6), ("klondike", 7)]:
+        view = sqlite_client.post("/api/games", json={"game": game, "number": number}).json()
+        ids[number] = view["id"]
+    stock = {"type": "stock"}
+    assert sqlite_client.post(f"/api/games/{ids[6]}/moves",
+                              json={"move": stock, "version": 0}).status_code == 200
+    html = sqlite_client.get("/").text
+    resume, catalogue = html.split('<section class="games">', 1)
+    assert "Continue your games" in resume
+    assert re.findall(r'class="game-card" href="/games/([a-z0-9-]+)"', resume) == \
+        ["spider", "klondike"]
+    assert "deal 6, moves played: 1" in resume and "deal 7, moves played: 0" in resume
+    assert "deal 5" not in resume
+    assert len(re.findall(r'class="game-card"', catalogue)) == len(CATALOGUE)
+    with TestClient(sqlite_client.app) as other:
+        assert "Continue your" not in other.get("/").text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_home_page_has_a_picture_and_a_line_for_every_game(sqlite_client: TestClient,
+                                                            lang: str) -> None:
+    html = html_unescape(sqlite_client.get("/", headers={"accept-language": lang}).text)
+    assert set(BLURBS) == set(CATALOGUE)
+    for game in CATALOGUE:
+        assert re.search(rf'src="/static/thumbnails/{game}\.svg\?v=[0-9a-f]{{8}}"', html), game
+        assert translations(lang).gettext(BLURBS[game]) in html

@@ -27,6 +27,7 @@ ATHENA = GameRules(
                 redeals=None),
     difficulty="easy",
     related=("klondike", "minerva"),
+    klondike_score=True,
     notes=("Three cards are drawn as a packet and turned over: the third card from the top of"
            " the stock lands on top of the waste.",
            "A foundation's top card may come back onto the tableau, not to another foundation.",),
@@ -42,6 +43,7 @@ MINERVA = GameRules(
     stock=Stock(action=StockAction.DRAW_TO_WASTE, draw=1, redeal=Redeal.TURN_WASTE, redeals=1),
     difficulty="medium",
     related=("athena", "klondike"),
+    klondike_score=True,
     notes=("The reserve is dealt face down with its top card up; each new top card turns up.",
            "The reserve's top card may go to a foundation or onto the tableau (a King into a"
            " space); an emptied reserve stays empty.",),

@@ -28,6 +28,7 @@ def klondike(id: str, draw: int, names: dict[str, str]) -> GameRules:
         difficulty="easy" if draw == 1 else "medium",
         related=tuple(g for g in ("klondike", "klondike-draw-3") if g != id)
         + ("athena", "minerva", "astrocyte"),
+        klondike_score=True,
         notes=("A foundation's top card may come back onto the tableau.",),
     )
 

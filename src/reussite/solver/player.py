@@ -121,7 +121,7 @@ class Game:
     """The moves played, in order."""
 
 
-def _progress_mark(pos: Position) -> tuple[int, int, int]:
+def progress_mark(pos: Position) -> tuple[int, int, int]:
     """Cards home, cards face down, cards in the stock (and waste), the first negated: each
     can only go down for good (turning the stock round changes none of them)."""
     waste = pos.layout.waste
@@ -147,7 +147,7 @@ class Referee:
 
     def start(self, pos: Position) -> None:
         self.seen.add(view_key(pos))
-        self.progress = _progress_mark(pos)
+        self.progress = progress_mark(pos)
 
     def ending(self, pos: Position) -> str | None:
         """Why the game ends before the next turn, or None."""
@@ -179,7 +179,7 @@ class Referee:
     def moved(self, pos: Position) -> None:
         """A turn was played: count it, and whether it made progress."""
         self.turn += 1
-        mark = _progress_mark(pos)
+        mark = progress_mark(pos)
         if any(a < b for a, b in zip(mark, self.progress, strict=True)):
             self.progress = tuple(min(a, b) for a, b in zip(mark, self.progress, strict=True))
             self.progress_turn = self.turn

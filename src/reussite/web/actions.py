@@ -46,6 +46,8 @@ MOVE = Route("POST", "/games/{game_id}/moves")
 UNDO = Route("POST", "/games/{game_id}/undo")
 REDO = Route("POST", "/games/{game_id}/redo")
 RESTART = Route("POST", "/games/{game_id}/restart")
+PAUSE = Route("POST", "/games/{game_id}/pause")
+RESUME = Route("POST", "/games/{game_id}/resume")
 HINT = Route("GET", "/games/{game_id}/hint")
 
 
@@ -92,6 +94,14 @@ def _restart(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome
     return t.restart(player, game_id, body.version)
 
 
+def _pause(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome:
+    return t.pause(player, game_id, body.version)
+
+
+def _resume(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome:
+    return t.resume(player, game_id, body.version)
+
+
 ACTIONS = {
     NEW_GAME: Action(NEW_GAME, _new_game, NewGame, status=201),
     VIEW: Action(VIEW, _view, writes=False),
@@ -99,6 +109,8 @@ ACTIONS = {
     UNDO: Action(UNDO, _undo, VersionOnly),
     REDO: Action(REDO, _redo, VersionOnly),
     RESTART: Action(RESTART, _restart, VersionOnly),
+    PAUSE: Action(PAUSE, _pause, VersionOnly),
+    RESUME: Action(RESUME, _resume, VersionOnly),
 }
 """Every route answered with a game's view. The hint (:data:`HINT`) is computed elsewhere by
 each caller (in a thread, or awaited from the hint workers), and answered by
@@ -111,7 +123,10 @@ def hint_from_elsewhere(site: str | None) -> bool:
     return site is not None and site not in ("same-origin", "none")
 
 
-def hint_json(move: Move | None, headers: Iterable[tuple[bytes, bytes]]) -> bytes:
-    """A hint's answer: the move (or null) and its sentence in the player's language."""
+def hint_json(move: Move | None, reason: str | None,
+              headers: Iterable[tuple[bytes, bytes]]) -> bytes:
+    """A hint's answer: the move (or null), its sentence in the player's language, and why
+    there is no move (null, or a key of :data:`.i18n.HINT_REASONS`)."""
     data = None if move is None else move.to_json()
-    return dumps({"move": data, "text": move_sentence(lang_of(headers), data)})
+    return dumps({"move": data, "text": move_sentence(lang_of(headers), data, reason),
+                  "reason": reason})

@@ -14,20 +14,24 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from reussite.games import CATALOGUE
+from reussite.games import get_game as game_rules
 from reussite.web.actions import (
     ACTIONS,
     HINT,
     MOVE,
     NEW_GAME,
+    PAUSE,
     PREFIX,
     REDO,
     RESTART,
+    RESUME,
     UNDO,
     VIEW,
     Action,
     hint_from_elsewhere,
     hint_json,
 )
+from reussite.web.history import history
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -37,8 +41,10 @@ from reussite.web.models import (
     GameView,
     Health,
     Hint,
+    HistoryEntry,
     NewGame,
     PlayMove,
+    StatsReset,
     VersionOnly,
 )
 from reussite.web.play import Tables
@@ -115,15 +121,23 @@ def new_game(request: Request, body: NewGame) -> Response:
     return perform(request, ACTIONS[NEW_GAME], body=body)
 
 
+GameQuery = Annotated[str | None, Query(max_length=32, json_schema_extra={"enum": GAME_IDS})]
+"""The ``?game=`` of a list: one game of the catalogue (else every game)."""
+
+
+def known_game(game: str | None) -> None:
+    """Refuse a game that is not in the catalogue (422, :class:`UnknownGameError`)."""
+    if game is not None:
+        game_rules(game)
+
+
 @router.get("/games", response_model=list[GameSummary], responses=REFUSED)
 def list_games(request: Request,
-               game: Annotated[str | None, Query(max_length=32,
-                                                 json_schema_extra={"enum": GAME_IDS})] = None,
+               game: GameQuery = None,
                status: Literal["playing", "won", "lost"] | None = None,
                limit: Annotated[int, Query(ge=1, le=100)] = 50) -> Response:
     """The caller's games, newest first (to resume an unfinished one)."""
-    if game is not None and game not in CATALOGUE:
-        raise HTTPException(422, f"Unknown game {game!r}")
+    known_game(game)
     rows = tables(request).recent(player(request), game, status, limit)
     return json_response([
         {"id": r.id, "game": r.game, "number": r.number, "status": r.status, "moves": r.cursor,
@@ -159,8 +173,24 @@ def redo(request: Request, game_id: str, body: VersionOnly) -> Response:
 @router.api_route(RESTART.path, methods=[RESTART.method], response_model=GameView,
                   responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def restart(request: Request, game_id: str, body: VersionOnly) -> Response:
-    """Back to the deal (same number); the moves taken back stay redoable."""
+    """Back to the deal (same number); the moves taken back stay redoable, and one undo
+    takes the restart back."""
     return perform(request, ACTIONS[RESTART], game_id, body)
+
+
+@router.api_route(PAUSE.path, methods=[PAUSE.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+def pause(request: Request, game_id: str, body: VersionOnly) -> Response:
+    """Stop the game's clock: the time up to now counts (within the idle cap), the paused
+    spell does not (until resume or the next action)."""
+    return perform(request, ACTIONS[PAUSE], game_id, body)
+
+
+@router.api_route(RESUME.path, methods=[RESUME.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+def resume(request: Request, game_id: str, body: VersionOnly) -> Response:
+    """Start the game's clock again from now."""
+    return perform(request, ACTIONS[RESUME], game_id, body)
 
 
 @router.api_route(HINT.path, methods=[HINT.method], response_model=Hint,
@@ -169,8 +199,8 @@ def hint(request: Request, game_id: str) -> Response:
     """A suggested move, computed only from what the player sees (or none)."""
     if hint_from_elsewhere(request.headers.get("sec-fetch-site")):
         raise HTTPException(403, "Requests from another site are refused")
-    _row, _pos, move = tables(request).hint(player(request), game_id)
-    return json_answer(hint_json(move, request.scope["headers"]))
+    _row, _pos, given, move = tables(request).hint(player(request), game_id)
+    return json_answer(hint_json(move, given.reason, request.scope["headers"]))
 
 
 @router.get("/health", response_model=Health,
@@ -190,3 +220,20 @@ def stats(request: Request) -> Response:
     """The caller's statistics, per game played."""
     return json_response(player_stats(tables(request).store.player_games(player(request))))
 
+
+
+@router.delete("/stats", response_model=StatsReset, responses={
+    **REFUSED, 403: {"model": Error, "description": "A request from another site"}})
+def reset_stats(request: Request, game: GameQuery = None) -> Response:
+    """Forget the caller's results (of one game, or of all): the statistics and the history
+    start afresh; the games in play are kept."""
+    known_game(game)
+    deleted = tables(request).store.reset_stats(player(request), game)
+    return json_response({"deleted": deleted})
+
+
+@router.get("/history", response_model=list[HistoryEntry], responses=REFUSED)
+def recent_history(request: Request, game: GameQuery = None) -> Response:
+    """The caller's last games that are over or abandoned (at most 50), newest first."""
+    known_game(game)
+    return json_response(history(tables(request).store.history_rows(player(request), game)))

@@ -82,6 +82,7 @@ class Site(FastAPI):
     front: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["app"] = self  # as Starlette sets it, for the layers in front too (request.app)
         if self.front is None:
             await super().__call__(scope, receive, send)
         else:

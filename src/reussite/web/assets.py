@@ -81,6 +81,10 @@ class Assets:
         self.files: dict[str, Asset] = {}
         for path in sorted(files):
             self._load(path, files, ())
+        self.fingerprint = content_hash(
+            "\n".join(f"{p} {a.version}" for p, a in sorted(self.files.items())).encode())
+        """A hash of every file's path and version: it changes when any file does (the pages
+        rendered once are kept under it: :mod:`reussite.web.pages`)."""
 
     @classmethod
     def package(cls) -> Assets:
@@ -145,7 +149,7 @@ class Assets:
             await send({"type": "http.response.body", "body": b""})
             return
         body = asset.body
-        if asset.gzipped is not None and _accepts_gzip(request.get(b"accept-encoding", b"")):
+        if asset.gzipped is not None and accepts_gzip(request.get(b"accept-encoding", b"")):
             body = asset.gzipped
             headers.append((b"content-encoding", b"gzip"))
         headers += [(b"content-type", asset.media_type.encode()),
@@ -166,7 +170,7 @@ class One:
         await Assets.serve(self.asset, scope, send)
 
 
-def _accepts_gzip(accept: bytes) -> bool:
+def accepts_gzip(accept: bytes) -> bool:
     for part in accept.lower().split(b","):
         name, _, params = part.strip().partition(b";")
         if name.strip() == b"gzip":

@@ -11,6 +11,12 @@ method, a body that is not JSON or does not fit the model, a content type other 
 goes on to FastAPI unchanged, which answers it exactly as before (its 4xx sentences included),
 so this module only ever answers requests that FastAPI would have accepted.
 
+The catalogue (``/``) and the game pages (``/games/{id}``) are served here too, by the very
+functions of their FastAPI routes (:mod:`reussite.web.pages`, whose pages are rendered once
+and filled in with each player's own parts), the catalogue's read of the player's unfinished
+games on the hot path's connection; a page this path cannot serve (an unknown game, the
+database failing) goes on to FastAPI, which answers it as before.
+
 Where the action runs: on SQLite, on the event loop's thread itself through
 :class:`~reussite.web.hotdb.SqliteGames` (a SQLite write takes tens of microseconds; threads
 waking each other and the interpreter lock handed over cost more than the work), and in the
@@ -34,9 +40,11 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from reussite.web import hintpool
+from reussite.games import CATALOGUE
+from reussite.web import hintpool, pages
 from reussite.web.actions import (
     ACTIONS,
     HINT,
@@ -56,6 +64,7 @@ Handler = Callable[[Scope, Send, str], Awaitable[bool]]
 T = TypeVar("T")
 
 _JSON = (b"content-type", b"application/json")
+GAME_PAGE = re.compile(r"/games/([a-z0-9-]+)")
 _NO_STORE = (b"cache-control", b"no-store")
 
 
@@ -105,15 +114,37 @@ class FastPath:
             self.routes.setdefault(route.method, []).append((route.pattern, handle))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(PREFIX):
+        if scope["type"] == "http":
             path: str = scope["path"]
-            for pattern, handle in self.routes.get(scope["method"], ()):
-                m = pattern.fullmatch(path)
-                if m is not None:
-                    if await handle(scope, send, m[1] if m.lastindex else ""):
-                        return
-                    break
+            if path.startswith(PREFIX):
+                for pattern, handle in self.routes.get(scope["method"], ()):
+                    m = pattern.fullmatch(path)
+                    if m is not None:
+                        if await handle(scope, send, m[1] if m.lastindex else ""):
+                            return
+                        break
+            elif scope["method"] == "GET" and await self.page(scope, receive, send, path):
+                return
         await self.app(scope, receive, send)
+
+    async def page(self, scope: Scope, receive: Receive, send: Send, path: str) -> bool:
+        """Answer the catalogue or a game's page and return True; False leaves the request
+        to FastAPI (another page, an unknown game, the database failing)."""
+        if path == "/":
+            state = scope["state"]
+            player, known = state["player"], state["player_known"]
+            try:
+                rows = await self.perform(lambda t: pages.unfinished(t, player, known), False)
+            except ERRORS:
+                return False  # FastAPI's route tries again, and answers its error page
+            response = pages.catalogue(Request(scope), rows)
+        else:
+            m = GAME_PAGE.fullmatch(path)
+            if m is None or m[1] not in CATALOGUE:
+                return False
+            response = pages.game(Request(scope), m[1])
+        await response(scope, receive, send)
+        return True
 
     # ------------------------------------------------------------------ requests
 
@@ -209,9 +240,9 @@ class FastPath:
 
         async def produce() -> bytes:
             lo = await self.perform(lambda t: t.load(player, game_id), False)
-            raw = await hintpool.hint_async(lo.pos)
-            _row, move = await self.perform(lambda t: t.hint_given(lo, raw), True)
-            return hint_json(move, scope["headers"])
+            given = await hintpool.hint_async(lo.pos)
+            _row, move = await self.perform(lambda t: t.hint_given(lo, given), True)
+            return hint_json(move, given.reason, scope["headers"])
 
         await self.answer(scope, send, produce)
         return True

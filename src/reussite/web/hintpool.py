@@ -47,14 +47,14 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from reussite.engine import Position, RawMove
 from reussite.games import get_game
-from reussite.solver.hints import quick_move, suggest_move
+from reussite.solver.hints import Hint, advise, quick_hint
 
 HINT_TIMEOUT = 3.0
 QUEUE_PER_WORKER = 2
 CACHE_SIZE = 4096
 
 HintKey = tuple[str, int, tuple[RawMove, ...]]
-_cache: OrderedDict[HintKey, RawMove | None] = OrderedDict()
+_cache: OrderedDict[HintKey, Hint] = OrderedDict()
 _cache_lock = threading.Lock()
 
 _pool: Executor | None = None
@@ -69,15 +69,17 @@ def _forget_pool() -> None:
 
 
 def _key(pos: Position) -> HintKey:
-    """What a hint depends on: the game, the deal and the moves played from it."""
+    """What a hint depends on: the game, the deal and the moves played from it (the whole
+    line, not only the position it reaches: a hint never leads back to a position of the
+    line, so the same position reached by two lines may have two hints)."""
     return pos.rules.id, pos.number, tuple(raw for raw, _steps in pos.history)
 
 
 _MISSING = object()
 
 
-def _recall(key: HintKey) -> object:
-    """The hint the search gave for ``key`` (a move or None), or ``_MISSING``."""
+def _recall(key: HintKey) -> Hint | object:
+    """The hint the search gave for ``key``, or ``_MISSING``."""
     with _cache_lock:
         raw = _cache.get(key, _MISSING)
         if raw is not _MISSING:
@@ -85,13 +87,13 @@ def _recall(key: HintKey) -> object:
         return raw
 
 
-def _remember(key: HintKey, raw: RawMove | None) -> RawMove | None:
+def _remember(key: HintKey, hint: Hint) -> Hint:
     with _cache_lock:
-        _cache[key] = raw
+        _cache[key] = hint
         _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-    return raw
+    return hint
 
 
 os.register_at_fork(after_in_child=_forget_pool)
@@ -102,14 +104,14 @@ def _workers() -> int:
     return int(value) if value.isdigit() else 1
 
 
-def _hint_for(game: str, number: int, line: list[RawMove]) -> tuple[RawMove | None, float]:
-    """In a worker: rebuild the position from its deal and moves, and search; the move and
-    the CPU seconds it took."""
+def _hint_for(game: str, number: int, line: list[RawMove]) -> tuple[Hint, float]:
+    """In a worker: rebuild the position from its deal and moves (the game's line), and
+    search; the hint and the CPU seconds it took."""
     start = time.process_time()
     pos = Position.deal(get_game(game), number)
     for raw in line:
         pos.push_raw(raw)
-    return suggest_move(pos), time.process_time() - start
+    return advise(pos), time.process_time() - start
 
 
 DEFAULT_CPU_PER_CORE = 0.05
@@ -159,7 +161,7 @@ def _budget_allows() -> bool:
         return _tokens > 0
 
 
-def _charge(future: Future[tuple[RawMove | None, float]]) -> None:
+def _charge(future: Future[tuple[Hint, float]]) -> None:
     global _tokens
     if future.cancelled() or future.exception() is not None:
         return
@@ -168,7 +170,7 @@ def _charge(future: Future[tuple[RawMove | None, float]]) -> None:
 
 
 def _search(pool: Executor, pos: Position,
-            line: list[RawMove]) -> Future[tuple[RawMove | None, float]] | None:
+            line: list[RawMove]) -> Future[tuple[Hint, float]] | None:
     """The hint's search, submitted to the pool; None when the hints' CPU budget is spent."""
     if not _budget_allows():
         return None
@@ -264,7 +266,7 @@ def _drop_pool() -> None:
         _pool = None
 
 
-def _before_search(pos: Position) -> tuple[HintKey, Executor | None, RawMove | None]:
+def _before_search(pos: Position) -> tuple[HintKey, Executor | None, Hint | None]:
     """What :func:`hint` and :func:`hint_async` do before asking the pool: ``(key, pool,
     answer)``. With no pool in the result, ``answer`` is the hint (remembered, computed here
     when there is no pool, or the quick one when the pool is crowded); with a pool, a queue
@@ -275,30 +277,31 @@ def _before_search(pos: Position) -> tuple[HintKey, Executor | None, RawMove | N
         return key, None, known  # type: ignore[return-value]
     pool = _get_pool()
     if pool is None:
-        return key, None, _remember(key, suggest_move(pos))
+        return key, None, _remember(key, advise(pos))
     if not _take_slot():
-        return key, None, quick_move(pos)
+        return key, None, quick_hint(pos)
     return key, pool, None
 
 
-def hint(pos: Position) -> RawMove | None:
-    """The hint for ``pos`` (what :func:`suggest_move` answers), computed in the pool (or
-    remembered)."""
+def hint(pos: Position) -> Hint:
+    """The hint for ``pos`` (what :func:`.solver.hints.advise` answers), computed in the pool
+    (or remembered)."""
     key, pool, answer = _before_search(pos)
     if pool is None:
+        assert answer is not None
         return answer
     try:
         future = _search(pool, pos, list(key[2]))
         if future is None:
-            return quick_move(pos)
+            return quick_hint(pos)
         result, _cpu = future.result(timeout=HINT_TIMEOUT)
-        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
+        return _remember(key, result)
     except FutureTimeout:
         future.cancel()  # type: ignore[union-attr]
-        return quick_move(pos)
+        return quick_hint(pos)
     except Exception:  # a broken pool: answer from here now
         _drop_pool()
-        return quick_move(pos)
+        return quick_hint(pos)
     finally:
         _release_slot()
 
@@ -308,21 +311,22 @@ def has_pool() -> bool:
     return _workers() > 0
 
 
-async def hint_async(pos: Position) -> RawMove | None:
+async def hint_async(pos: Position) -> Hint:
     """:func:`hint` for the event loop: the pool's answer is awaited, no thread waits."""
     key, pool, answer = _before_search(pos)
     if pool is None:
+        assert answer is not None
         return answer
     try:
         future = _search(pool, pos, list(key[2]))
         if future is None:
-            return quick_move(pos)
+            return quick_hint(pos)
         result, _cpu = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
-        return _remember(key, None if result is None else tuple(result))  # type: ignore[arg-type]
+        return _remember(key, result)
     except TimeoutError:
-        return quick_move(pos)  # wait_for cancelled the future
+        return quick_hint(pos)  # wait_for cancelled the future
     except Exception:
         _drop_pool()
-        return quick_move(pos)
+        return quick_hint(pos)
     finally:
         _release_slot()

@@ -145,6 +145,12 @@ UI_STRINGS: dict[str, str] = {
     "suit_C": N_("clubs"),
     "redeals_left": N_("Redeals left"),
     "cards_left": N_("Cards left"),
+    "scoring": N_("Scoring"),
+    "scoring_off": N_("none"),
+    "scoring_standard": N_("standard"),
+    "scoring_vegas": N_("Vegas"),
+    # TRANSLATORS: the status bar's label before the Vegas score, e.g. "Vegas -27".
+    "score_vegas": N_("Vegas score"),
 }
 
 
@@ -170,11 +176,20 @@ def pile_words(lang: str, pile_id: str) -> str:
     return pattern.format(n=int(n) + 1) if n.isdigit() else pattern
 
 
-def move_sentence(lang: str, move: dict[str, Any] | None) -> str:
-    """A hint as a sentence: "Move 2 cards from tableau pile 1 to tableau pile 5"."""
+HINT_REASONS = {
+    "undo_or_deal": N_("No useful move: undo, or deal"),
+    "undo": N_("No useful move: undo"),
+    "cannot_win": N_("This game cannot be won any more from here"),
+}
+"""Why a hint has no move (:class:`reussite.solver.hints.Hint`), as the player reads it."""
+
+
+def move_sentence(lang: str, move: dict[str, Any] | None, reason: str | None = None) -> str:
+    """A hint as a sentence: "Move 2 cards from tableau pile 1 to tableau pile 5"; without a
+    move, why (``reason``: a key of :data:`HINT_REASONS`)."""
     t = translations(lang)
     if move is None:
-        return t.gettext("No move is possible")
+        return t.gettext(HINT_REASONS.get(reason or "", "No move is possible"))
     if move["type"] == "stock":
         return t.gettext("Click the stock")
     return t.ngettext("Move {count} card from {src} to {dst}",

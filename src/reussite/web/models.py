@@ -9,6 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from reussite.deals import MAX_DEAL_NUMBER
 from reussite.games import CATALOGUE
+from reussite.solver.hints import Reason
 
 GAME_IDS: list[Any] = list(CATALOGUE)
 
@@ -99,6 +100,11 @@ class Names(BaseModel):
     ru: str
 
 
+class Scores(BaseModel):
+    standard: int = Field(description="Standard scoring (never below 0)")
+    vegas: int = Field(description="Vegas scoring: -52 for the deal, +5 a card on a foundation")
+
+
 class GameView(BaseModel):
     id: str
     game: str
@@ -110,9 +116,20 @@ class GameView(BaseModel):
     can_undo: bool
     can_redo: bool
     moves: int
-    score: int | None
+    score: int | None = Field(description="Spider's score (500, -1 a move, +100 a suit); null"
+                                          " in the other games")
+    scores: Scores | None = Field(description="The Klondike family's standard and Vegas scores"
+                                              " of the moves played; null in the other games")
     redeals_left: int | None
-    elapsed_seconds: float
+    elapsed_seconds: float = Field(description="The game's time up to its last change")
+    idle_seconds: float = Field(
+        description="The time the game's next change adds, as of this answer: the spell since"
+                    " its last change, at most idle_cap_seconds; 0 while paused or over")
+    idle_cap_seconds: float = Field(description="The most a spell between two changes adds")
+    paused: bool = Field(description="The game's clock is stopped (pause / resume)")
+    finish: PileMove | StockMove | None = Field(
+        description="When nothing is left to decide and moves to the foundations (with stock"
+                    " clicks) win the game: the next move of that line; else null")
     used_undo: bool
     used_hint: bool
     names: Names
@@ -145,6 +162,11 @@ class CatalogueEntry(BaseModel):
 class Hint(BaseModel):
     move: PileMove | StockMove | None
     text: str
+    reason: Reason | None = Field(
+        description="Why there is no move (null with a move, or when no move is legal): "
+        "undo_or_deal: nothing useful is left but undoing or clicking the stock; undo: "
+        "nothing useful is left but undoing; cannot_win: the game cannot be won any more "
+        "from here")
 
 
 class GameStats(BaseModel):
@@ -160,6 +182,24 @@ class GameStats(BaseModel):
     wins_with_undo: int
     wins_with_hint: int
     wins_unaided: int
+
+
+class HistoryEntry(BaseModel):
+    id: str
+    game: str
+    names: Names
+    number: int | None = Field(description="The deal number of a game that is over; null for"
+                                            " an abandoned game (it may still be resumed)")
+    result: Literal["won", "lost", "abandoned"]
+    moves: int = Field(description="Moves played (for a win: the moves of the win)")
+    seconds: float = Field(description="The game's time (for a win: the time of the win)")
+    used_undo: bool
+    used_hint: bool
+    ended_at: str = Field(description="When it was won, or last played: ISO 8601, UTC")
+
+
+class StatsReset(BaseModel):
+    deleted: int = Field(description="How many games were forgotten")
 
 
 class Health(BaseModel):

@@ -3,10 +3,18 @@
 Server-rendered with Jinja2, one environment per language with its gettext catalogue
 installed, so rendering is thread-safe. The game page holds ``#game``, which the browser
 client (``/static/js/app.js``) brings to life, and its texts in ``#ui-strings``.
+
+The catalogue and the game pages are rendered once per language (and per static files'
+version) and kept (:mod:`reussite.web.pagecache`): what differs from one player to the next
+is given as ``personal`` values (the feedback form's token) or rendered in a ``personal_``
+block of the template (the player's unfinished games). The same functions answer them from
+FastAPI's routes here and from the hot path (:mod:`reussite.web.fast`), which serves them
+without FastAPI's layers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -22,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.rules import GameRules
 from reussite.web import i18n
-from reussite.web.assets import assets
+from reussite.web.assets import accepts_gzip, assets
 from reussite.web.i18n import (
     DIFFICULTY,
     LANG_COOKIE,
@@ -32,17 +40,47 @@ from reussite.web.i18n import (
     translations,
     ui_strings,
 )
+from reussite.web.pagecache import PageCache
 from reussite.web.play import Tables
 from reussite.web.stats import player_stats
+from reussite.web.storage import GameRow
 from reussite.web.texts import rules_html
 
 router = APIRouter(include_in_schema=False)
 
 LANG_COOKIE_AGE = 365 * 24 * 3600
 MAX_FEEDBACK = 2000
+MAX_RESUMED = 3
+"""The unfinished games the home page offers to continue, at most."""
 MAX_FORM_FIELDS = 10
 """The feedback form has three fields; a body with more is refused before it is read."""
+FEEDBACK_NOTES = ("thanks", "invalid")
+"""What ``?feedback=`` tells the game page after the form was sent; any other value, nothing."""
 WEB = resources.files("reussite.web")
+PAGES = PageCache()
+"""The pages rendered once (:mod:`reussite.web.pagecache`)."""
+
+BLURBS = {
+    # One line per game for the home page, in our own words.
+    "astrocyte": N_("Two packs, eight piles and four cells: build whole suits and send them"
+                    " home."),
+    "spider": N_("The great two-pack Spider in four suits: ten piles, runs from King to Ace."),
+    "spider-2-suits": N_("Spider with hearts and spades only: the same ten piles, kinder runs."),
+    "spider-1-suit": N_("Spider in spades alone: the gentlest way into the game."),
+    "leap-year": N_("Four packs and sixteen foundations, built regardless of suit from eight"
+                    " reserves."),
+    "athena": N_("Klondike with piles dealt down, up, down, up, drawing three at a time."),
+    "klondike": N_("The best-known patience: seven piles, one card drawn at a time."),
+    "klondike-draw-3": N_("Klondike drawing three cards at a time: fewer cards within reach."),
+    "freds-spider": N_("Spider dealt all face up, with foundations built up from the Aces."),
+    "auld-lang-syne": N_("One pack, four reserves and the four Aces: an old game, rarely"
+                         " won."),
+    "quadrennial": N_("Leap Year with two chances more: the reserves are gathered and dealt"
+                      " again."),
+    "minerva": N_("Athena's harder sister: a reserve of eleven cards, one card drawn, one"
+                  " redeal."),
+}
+"""A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 
 
 @cache
@@ -51,9 +89,14 @@ def environment(lang: str) -> Environment:
                       autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)  # templates ship with the package: no stat a page
-    env.globals["static"] = assets().url  # a static file's URL with its content hash
+    env.globals["static"] = static_url
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     return env
+
+
+def static_url(path: str) -> str:
+    """A static file's URL with its content hash (``static('js/app.js')`` in a template)."""
+    return assets().url(path)
 
 
 def rules_text(game_id: str, lang: str) -> Markup | None:
@@ -74,16 +117,47 @@ def feedback_signer(request: Request) -> Signer:
     return Signer(request.app.state.signer.secret_keys[-1], salt="reussite.feedback")
 
 
-def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    lang = lang_of(request)
+def page_context(request: Request, lang: str) -> dict[str, Any]:
+    """What every page's template is given: its language, the language links, names."""
     t = translations(lang)
-    context.update(lang=lang, langs=[(code, LANG_NAMES[code], f"{here(request)}?lang={code}")
-                                     for code in LANGS],
-                   game_name=lambda g: g.names.get(lang, g.name),
-                   difficulty=lambda g: t.gettext(DIFFICULTY.get(g.difficulty, g.difficulty)))
+    return {"lang": lang,
+            "langs": [(code, LANG_NAMES[code], f"{here(request)}?lang={code}") for code in LANGS],
+            "game_name": lambda g: g.names.get(lang, g.name),
+            "difficulty": lambda g: t.gettext(DIFFICULTY.get(g.difficulty, g.difficulty))}
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page rendered for this request alone (the statistics, an error)."""
+    lang = lang_of(request)
+    context.update(page_context(request, lang))
     html = environment(lang).get_template(template).render(**context)
-    response = HTMLResponse(html, status_code=status)
-    response.headers["vary"] = "Accept-Language, Cookie"
+    return html_response(request, lang, html.encode(), status)
+
+
+def render_shared(request: Request, template: str, key: tuple[Any, ...],
+                  context: Callable[[str], dict[str, Any]],
+                  personal: dict[str, Any]) -> HTMLResponse:
+    """A page rendered once for every player (:data:`PAGES`), ``personal`` filled in for
+    this one: ``key`` names everything ``context(lang)`` depends on besides the language,
+    the page's path and the static files."""
+    lang = lang_of(request)
+    path = here(request)
+    compressed = accepts_gzip(request.headers.get("accept-encoding", "").encode("latin-1"))
+    body = PAGES.render(environment(lang), template, (lang, path, assets().fingerprint, *key),
+                        lambda: {**context(lang), **page_context(request, lang)}, personal,
+                        compressed)
+    response = html_response(request, lang, body, vary="Accept-Language, Cookie, Accept-Encoding")
+    if compressed:
+        response.headers["content-encoding"] = "gzip"
+    return response
+
+
+def html_response(request: Request, lang: str, body: bytes, status: int = 200,
+                  vary: str = "Accept-Language, Cookie") -> HTMLResponse:
+    """A page's answer: never stored by a cache (it holds the player's own parts); the
+    language remembered when it was chosen by a link."""
+    response = HTMLResponse(body, status_code=status)
+    response.headers["vary"] = vary
     response.headers["cache-control"] = "no-store"
     if request.query_params.get("lang") in LANGS \
             and request.cookies.get(LANG_COOKIE) != lang:
@@ -112,40 +186,80 @@ def tables(request: Request) -> Tables:
     return t
 
 
-# The pages are rendered on the event loop (a few milliseconds of Python), their database
-# reads in the thread pool: a thread rendering a page would hold the interpreter lock in turns
-# with the event loop, and every request of the hot path (reussite.web.fast) would wait for it.
+# The pages are rendered on the event loop (a few milliseconds of Python, the first time),
+# their database reads in the thread pool: a thread rendering a page would hold the
+# interpreter lock in turns with the event loop, and every request of the hot path
+# (reussite.web.fast) would wait for it. The hot path serves these pages itself (the same
+# functions below), its reads on its own connections.
+
+RESUME_LIMIT = 20
+"""The unfinished games read for the catalogue, newest first (it offers one of each kind, at
+most :data:`MAX_RESUMED`)."""
+
+
+def unfinished(t: Tables, player: str, known: bool) -> list[GameRow]:
+    """The games the catalogue offers to resume. A player without a valid cookie was named
+    just now (:mod:`reussite.web.edge`): no game is theirs, no need to ask the database."""
+    return t.unfinished(player, RESUME_LIMIT) if known else []
+
+
+def catalogue(request: Request, rows: list[GameRow]) -> HTMLResponse:
+    """The catalogue, with ``rows`` (:func:`unfinished`) offered to resume."""
+    def context(lang: str) -> dict[str, Any]:
+        t = translations(lang)
+        return {"seeds": [CATALOGUE[g] for g in SEED_GAMES],
+                "relatives": [g for g in CATALOGUE.values() if g.id not in SEED_GAMES],
+                "blurb": lambda g: t.gettext(BLURBS[g.id]) if g.id in BLURBS else ""}
+
+    # A game's page resumes the newest unfinished game of its kind: one card a kind, newest
+    # first (the rows come newest first).
+    resume: dict[str, tuple[GameRules, GameRow]] = {}
+    for r in rows:
+        if r.game in CATALOGUE and r.game not in resume and len(resume) < MAX_RESUMED:
+            resume[r.game] = (CATALOGUE[r.game], r)
+    return render_shared(request, "catalogue.html", (), context,
+                         {"resume": list(resume.values())})
+
+
+def game(request: Request, game_id: str) -> HTMLResponse:
+    """A game's page (``game_id`` one of the catalogue's)."""
+    rules = CATALOGUE[game_id]
+    feedback = request.query_params.get("feedback")
+    if feedback not in FEEDBACK_NOTES:
+        feedback = None
+
+    def context(lang: str) -> dict[str, Any]:
+        return {"rules": rules, "rules_text": rules_text(game_id, lang), "ui": ui_strings(lang),
+                "related": [CATALOGUE[g] for g in rules.related
+                            if g in CATALOGUE and g != game_id],
+                "feedback": feedback, "max_feedback": MAX_FEEDBACK}
+
+    player: str = request.state.player
+    token = feedback_signer(request).sign(player).decode()
+    return render_shared(request, "game.html", (game_id, feedback), context, {"csrf": token})
+
 
 @router.get("/", response_class=HTMLResponse)
 async def catalogue_page(request: Request) -> HTMLResponse:
-    player: str = request.state.player
-    unfinished = await run_in_threadpool(tables(request).recent, player, None, "playing", 5)
-    seeds = [CATALOGUE[g] for g in SEED_GAMES]
-    relatives = [g for g in CATALOGUE.values() if g.id not in SEED_GAMES]
-    resume = [(CATALOGUE[r.game], r) for r in unfinished if r.game in CATALOGUE]
-    return render(request, "catalogue.html", seeds=seeds, relatives=relatives, resume=resume)
+    rows = await run_in_threadpool(unfinished, tables(request), request.state.player,
+                                   request.state.player_known)
+    return catalogue(request, rows)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
-    rules: GameRules | None = CATALOGUE.get(game_id)
-    if rules is None:
+    if game_id not in CATALOGUE:
         raise HTTPException(404, "There is no such game")
-    lang = lang_of(request)
-    player: str = request.state.player
-    related = [CATALOGUE[g] for g in rules.related if g in CATALOGUE and g != game_id]
-    token = feedback_signer(request).sign(player).decode()
-    return render(request, "game.html", rules=rules, related=related,
-                  rules_text=rules_text(game_id, lang), ui=ui_strings(lang),
-                  csrf=token, feedback=request.query_params.get("feedback"),
-                  max_feedback=MAX_FEEDBACK)
+    return game(request, game_id)
 
 
 @router.get("/stats", response_class=HTMLResponse)
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
     rows = player_stats(await run_in_threadpool(tables(request).store.player_games, player))
-    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
+    # A game dealt and never played has no line of its own in the table.
+    return render(request, "stats.html",
+                  stats=[(CATALOGUE[s["game"]], s) for s in rows if s["played"]])
 
 
 @router.post("/feedback")
@@ -169,9 +283,10 @@ async def post_feedback(request: Request) -> Response:
         game = None
     message = form.get("message", "").replace("\x00", "").strip()
     back = f"/games/{game}" if game else "/"
+    thanks, invalid = FEEDBACK_NOTES
     if not message or len(message) > MAX_FEEDBACK:
-        return RedirectResponse(f"{back}?feedback=invalid#feedback", status_code=303)
+        return RedirectResponse(f"{back}?feedback={invalid}#feedback", status_code=303)
     await run_in_threadpool(tables(request).store.add_feedback, player, game,
                             lang_of(request), message)
-    return RedirectResponse(f"{back}?feedback=thanks#feedback", status_code=303)
+    return RedirectResponse(f"{back}?feedback={thanks}#feedback", status_code=303)
 

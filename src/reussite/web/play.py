@@ -30,6 +30,7 @@ from reussite.engine import (
     RawMove,
 )
 from reussite.games import get_game
+from reussite.solver.hints import Hint
 from reussite.web import hintpool
 from reussite.web.i18n import N_
 from reussite.web.storage import Change, GameRow, GameStore, Store, now_ms
@@ -41,6 +42,13 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """The shape of a game id (``secrets.token_urlsafe``)."""
 IDLE_CAP_MS = 120_000
 """A pause between two actions counts at most this long in a game's time."""
+
+
+def idle_ms(row: GameRow, t: int) -> int:
+    """The time a game's next change adds at ``t``: the spell since its last change, at most
+    :data:`IDLE_CAP_MS`, none while its clock is paused. The one definition of a game's time:
+    ``elapsed_ms`` is the sum of these, the view shows them, statistics read them."""
+    return 0 if row.paused else max(0, min(t - row.updated_at, IDLE_CAP_MS))
 
 
 class NotFound(LookupError):
@@ -183,6 +191,11 @@ class Tables:
              limit: int = 50) -> list[GameRow]:
         return self.store.list_games(player, game, status, limit)
 
+    def unfinished(self, player: str, most: int) -> list[GameRow]:
+        """A player's games still being played, newest first (through :attr:`db`: on the
+        hot path's own connection when it has one)."""
+        return self.db.unfinished(player, most)
+
     # ------------------------------------------------------------------ actions
 
     def new_game(self, player: str, game: str, number: int | None,
@@ -244,15 +257,16 @@ class Tables:
         return Refused(sentence)
 
     def _change(self, lo: Loaded, cursor: int, length: int, *, undo: bool = False,
-                append: str | None = None) -> tuple[Change, list[RawMove]]:
+                append: str | None = None, restart_cursor: int | None = None,
+                paused: bool = False) -> tuple[Change, list[RawMove]]:
         row = lo.row
-        t = now_ms()
-        elapsed = row.elapsed_ms + max(0, min(t - row.updated_at, IDLE_CAP_MS))
         legal = lo.pos.raw_moves()
         status = lo.pos.status(legal)
-        return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
+        return Change(cursor=cursor, length=length, status=status,
+                      elapsed_ms=row.elapsed_ms + idle_ms(row, now_ms()),
                       used_undo=row.used_undo or undo, used_hint=row.used_hint,
-                      append=append, won=status == "won" and row.won_at is None), legal
+                      append=append, won=status == "won" and row.won_at is None,
+                      restart_cursor=restart_cursor, paused=paused), legal
 
     def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)
@@ -267,12 +281,20 @@ class Tables:
         return self._commit(lo, change, events, lo.line[:c] + [text])
 
     def undo(self, player: str, game_id: str, version: int) -> Outcome:
+        """Take back the last move; right after a restart, take back the restart."""
         lo = self._begin(player, game_id, version)
-        if lo.row.cursor == 0:
+        c = lo.row.cursor
+        if c == 0 and lo.row.restart_cursor is not None:
+            back = lo.row.restart_cursor
+            for m in lo.line[:back]:
+                lo.pos.push(decode_move(m))
+            change = self._change(lo, back, lo.row.length, undo=True)
+            return self._commit(lo, change, [], lo.line)
+        if c == 0:
             raise self._refuse(lo, N_("There is no move to undo"))
         events = steps_to_events(lo.pos, lo.pos.last_steps(), backwards=True)
         lo.pos.pop()
-        change = self._change(lo, lo.row.cursor - 1, lo.row.length, undo=True)
+        change = self._change(lo, c - 1, lo.row.length, undo=True)
         return self._commit(lo, change, events, lo.line)
 
     def redo(self, player: str, game_id: str, version: int) -> Outcome:
@@ -286,24 +308,48 @@ class Tables:
         return self._commit(lo, change, events, lo.line)
 
     def restart(self, player: str, game_id: str, version: int) -> Outcome:
-        """Back to the deal: every move is taken back and stays redoable (nothing is lost)."""
+        """Back to the deal: every move is taken back and stays redoable (nothing is lost),
+        and one undo takes the restart back."""
         lo = self._begin(player, game_id, version)
-        had_moves = lo.row.cursor > 0
+        row = lo.row
+        back = row.cursor if row.cursor > 0 else row.restart_cursor
         while lo.pos.history:
             lo.pos.pop()
-        change = self._change(lo, 0, lo.row.length, undo=had_moves)
+        change = self._change(lo, 0, row.length, undo=row.cursor > 0, restart_cursor=back)
         return self._commit(lo, change, [], lo.line)
 
-    def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Move | None]:
-        lo = self._load(player, game_id)
-        raw = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
-        row, move = self.hint_given(lo, raw)
-        return row, lo.pos, move
+    def pause(self, player: str, game_id: str, version: int) -> Outcome:
+        """Stop the game's clock: the time up to now is added (within the idle cap), and the
+        spell until the next action or :meth:`resume` adds none."""
+        return self._clock(player, game_id, version, paused=True)
 
-    def hint_given(self, lo: Loaded, raw: RawMove | None) -> tuple[GameRow, Move | None]:
-        """Note that the hint ``raw`` was given for the game ``lo`` (the hot path computes the
-        hint between :meth:`_load` and this, without holding a thread)."""
-        move = None if raw is None else lo.pos.to_move(raw)
+    def resume(self, player: str, game_id: str, version: int) -> Outcome:
+        """Start the game's clock again from now (the paused spell adds no time)."""
+        return self._clock(player, game_id, version, paused=False)
+
+    def _clock(self, player: str, game_id: str, version: int, *, paused: bool) -> Outcome:
+        lo = self._begin(player, game_id, version)
+        row = lo.row
+        if row.paused == paused:  # already so: nothing to write
+            self.cache.put(row, lo.pos, lo.line, lo.legal)
+            return Outcome(row, lo.pos, [], lo.legal)
+        change = self._change(lo, row.cursor, row.length, restart_cursor=row.restart_cursor,
+                              paused=paused)
+        return self._commit(lo, change, [], lo.line)
+
+    def hint(self, player: str, game_id: str) -> tuple[GameRow, Position, Hint, Move | None]:
+        """The hint for the game (:func:`.solver.hints.advise`: the hint search is given the
+        game's line, the moves played up to the cursor), noted; with its move as a Move."""
+        lo = self._load(player, game_id)
+        given = hintpool.hint(lo.pos)  # in a worker process: no lock held over other moves
+        row, move = self.hint_given(lo, given)
+        return row, lo.pos, given, move
+
+    def hint_given(self, lo: Loaded, given: Hint) -> tuple[GameRow, Move | None]:
+        """Note that the hint ``given`` was given for the game ``lo`` (the hot path computes
+        the hint between :meth:`_load` and this, without holding a thread); its move as a
+        Move."""
+        move = None if given.move is None else lo.pos.to_move(given.move)
         row = lo.row
         if move is not None and not row.used_hint:
             self.db.mark_hint(row)

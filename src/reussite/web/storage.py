@@ -18,7 +18,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -47,6 +47,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     or_,
     select,
@@ -91,6 +92,11 @@ games = Table(
     Column("won_ms", BigInteger, nullable=True),
     Column("won_used_undo", Boolean, nullable=True),
     Column("won_used_hint", Boolean, nullable=True),
+    # The cursor a restart left (one undo brings the game back there); null after any other
+    # action.
+    Column("restart_cursor", Integer, nullable=True),
+    # The game's clock is stopped: the spell since ``updated_at`` adds no time.
+    Column("paused", Boolean, nullable=False, server_default=false()),
     Index("ix_games_player_updated", "player_id", "updated_at"),
 )
 
@@ -144,7 +150,7 @@ GET_GAME = select(games).where(games.c.id == bindparam("gid"),
 LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
-            "updated_at")
+            "updated_at", "restart_cursor", "paused")
 """The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
 _WON = ("won_at", "won_moves", "won_ms")
 """The columns the first win writes too (``won_used_*`` are made from the flags)."""
@@ -180,6 +186,12 @@ APPEND = insert(moves).values(game_id=bindparam("gid"), seq=bindparam("seq"),
 CREATE = insert(games)
 """Every column, each a parameter of its own name (:func:`new_game_values`)."""
 MARK_HINT = update(games).where(games.c.id == bindparam("gid")).values(used_hint=true())
+UNFINISHED = select(games).where(
+    games.c.player_id == bindparam("pid"), games.c.status == bindparam("status")).order_by(
+    games.c.updated_at.desc(), games.c.id).limit(bindparam("most", type_=Integer)).offset(
+    bindparam("skip", type_=Integer))
+"""A player's games still being played, newest first (the catalogue offers to resume them;
+SQLite's SQL for a LIMIT parameter has an OFFSET parameter too, so both are named)."""
 
 
 class Sql(NamedTuple):
@@ -194,9 +206,11 @@ class Sql(NamedTuple):
     append: Any
     create: Any
     mark_hint: Any
+    unfinished: Any
 
 
-STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT)
+STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT,
+                 UNFINISHED)
 
 
 def compiled(dialect: Dialect) -> Sql:
@@ -204,8 +218,12 @@ def compiled(dialect: Dialect) -> Sql:
     return Sql(*(str(stmt.compile(dialect=dialect)) for stmt in STATEMENTS))
 
 
+clock: Callable[[], float] = time.time
+"""The site's clock in seconds (a test sets its own to control a game's time)."""
+
+
 def now_ms() -> int:
-    return int(time.time() * 1000)
+    return int(clock() * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +248,8 @@ class GameRow:
     won_ms: int | None
     won_used_undo: bool | None
     won_used_hint: bool | None
+    restart_cursor: int | None = None
+    paused: bool = False
 
     @classmethod
     def from_values(cls, v: Any) -> GameRow:
@@ -237,7 +257,8 @@ class GameRow:
         number from its text, the flags from SQLite's integers."""
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
-                   None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]))
+                   None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]),
+                   v[18], bool(v[19]))
 
 
 assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
@@ -257,6 +278,10 @@ class Change:
     """A move written at ``seq = cursor - 1`` (the line beyond it is cut first)."""
     won: bool = False
     """The game has just been won for the first time."""
+    restart_cursor: int | None = None
+    """After a restart: the cursor it left (see ``games.restart_cursor``)."""
+    paused: bool = False
+    """The game's clock stops (until the next change)."""
 
 
 _NEW = {k: f"new_{k}" for k in (*_CHANGED, *_WON)}
@@ -270,7 +295,8 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
     values: dict[str, Any] = dict(
         version=row.version + 1, cursor=change.cursor, length=change.length,
         status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
-        elapsed_ms=change.elapsed_ms, updated_at=t)
+        elapsed_ms=change.elapsed_ms, updated_at=t, restart_cursor=change.restart_cursor,
+        paused=change.paused)
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                       won_used_undo=change.used_undo, won_used_hint=change.used_hint)
@@ -291,7 +317,8 @@ def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
         values["won_moves"] if won else row.won_moves,
         values["won_ms"] if won else row.won_ms,
         bool(values["won_used_undo"]) if won else row.won_used_undo,
-        bool(values["won_used_hint"]) if won else row.won_used_hint)
+        bool(values["won_used_hint"]) if won else row.won_used_hint,
+        values["restart_cursor"], values["paused"])
 
 
 def new_game_values(game_id: str, player_id: str, game: str, number: int,
@@ -301,7 +328,41 @@ def new_game_values(game_id: str, player_id: str, game: str, number: int,
     return dict(id=game_id, player_id=player_id, game=game, number=str(number), version=0,
                 cursor=0, length=0, status=status, used_undo=False, used_hint=False,
                 elapsed_ms=0, created_at=t, updated_at=t, won_at=None, won_moves=None,
-                won_ms=None, won_used_undo=None, won_used_hint=None)
+                won_ms=None, won_used_undo=None, won_used_hint=None, restart_cursor=None,
+                paused=False)
+
+
+HISTORY_SCAN = 200
+"""How many of a player's newest games the history reads at most (:meth:`Store.history_rows`):
+its one query's LIMIT."""
+
+
+class Kept(Protocol):
+    """What :func:`games_in_play` reads of a game row."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def games_in_play(newest_first: Iterable[Kept]) -> set[str]:
+    """The ids of the games in play among a player's games (listed newest first by
+    ``updated_at``): of each kind of game, the newest one, if it is still being played. It is
+    the game the table resumes; an older game still "playing" was left for a newer one (the
+    history calls it abandoned), and a reset of the statistics removes it."""
+    seen: set[str] = set()
+    playing: set[str] = set()
+    for r in newest_first:
+        if r.game not in seen:
+            seen.add(r.game)
+            if r.status == "playing":
+                playing.add(r.id)
+    return playing
 
 
 DEFAULT_SQLITE_PATH = Path("data") / "reussite.sqlite3"
@@ -329,6 +390,8 @@ class GameStore(Protocol):
                     status: str) -> GameRow: ...
 
     def mark_hint(self, row: GameRow) -> None: ...
+
+    def unfinished(self, player_id: str, most: int) -> list[GameRow]: ...
 
 
 Execute = Callable[[Any, dict[str, Any]], int]
@@ -363,6 +426,11 @@ class GameStatements:
     def line(self, game_id: str, length: int) -> list[str]:
         """The first ``length`` moves of a game's line, in order."""
         return [r[0] for r in self._all(self.sql.line, {"gid": game_id, "length": length})]
+
+    def unfinished(self, player_id: str, most: int) -> list[GameRow]:
+        """At most ``most`` of a player's games still being played, newest first."""
+        return [GameRow.from_values(v) for v in self._all(
+            self.sql.unfinished, {"pid": player_id, "status": "playing", "most": most, "skip": 0})]
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
@@ -629,6 +697,41 @@ class Store(GameStatements):
             games.c.created_at, games.c.id)
         with self.engine.connect() as conn:
             return [GameRow.from_values(r) for r in conn.execute(q)]
+
+    def history_rows(self, player_id: str, game: str | None) -> list[GameRow]:
+        """The player's newest games (of ``game``, or of every game), newest first by
+        ``updated_at``, at most :data:`HISTORY_SCAN`: the history's one read, walked along the
+        index on (player_id, updated_at) and cut by its LIMIT."""
+        q = select(games).where(games.c.player_id == player_id)
+        if game is not None:
+            q = q.where(games.c.game == game)
+        q = q.order_by(games.c.updated_at.desc()).limit(HISTORY_SCAN)
+        with self.engine.connect() as conn:
+            return [GameRow.from_values(r) for r in conn.execute(q)]
+
+    def reset_stats(self, player_id: str, game: str | None = None) -> int:
+        """Forget the player's results (of ``game``, or of every game): their games are
+        deleted, with their moves, but for the games in play (:func:`games_in_play`) and any
+        game dealt or changed while the reset runs. The number of games deleted.
+
+        The statistics and the history are read from these rows, so both start afresh."""
+        started = now_ms()
+        q = select(games.c.id, games.c.game, games.c.status).where(
+            games.c.player_id == player_id)
+        if game is not None:
+            q = q.where(games.c.game == game)
+        q = q.order_by(games.c.updated_at.desc())
+        with self._writing() as conn:
+            rows = list(conn.execute(q))
+            keep = games_in_play(rows)
+            doomed = [r.id for r in rows if r.id not in keep]
+            deleted = 0
+            for start in range(0, len(doomed), 500):  # bounded statements, however many
+                chunk = doomed[start:start + 500]
+                deleted += conn.execute(delete(games).where(
+                    games.c.player_id == player_id, games.c.id.in_(chunk),
+                    games.c.updated_at <= started)).rowcount
+            return deleted
 
     # ------------------------------------------------------------------ feedback
 

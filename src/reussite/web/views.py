@@ -7,10 +7,12 @@ from typing import Any
 
 import orjson
 
+from reussite.autofinish import finishing_line
 from reussite.cards import UP
 from reussite.engine import Position, RawMove, view_entry
-from reussite.web.play import Outcome
-from reussite.web.storage import GameRow
+from reussite.scoring import scores
+from reussite.web.play import IDLE_CAP_MS, Outcome, idle_ms
+from reussite.web.storage import GameRow, now_ms
 
 
 def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
@@ -24,13 +26,22 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
         legal = [pos.to_move(m).to_json() for m in raw]
     status = pos.status(raw)
     rules = pos.rules
+    both = scores(pos)
+    finish = finishing_line(pos, raw) if status == "playing" else None
     return {
         "id": row.id, "game": row.game, "number": row.number, "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
-        "can_undo": row.cursor > 0, "can_redo": row.cursor < row.length,
-        "moves": pos.moves_played, "score": pos.score, "redeals_left": pos.redeals_left,
-        "elapsed_seconds": row.elapsed_ms / 1000, "used_undo": row.used_undo,
+        "can_undo": row.cursor > 0 or row.restart_cursor is not None,
+        "can_redo": row.cursor < row.length,
+        "moves": pos.moves_played, "score": pos.score,
+        "scores": None if both is None else {"standard": both.standard, "vegas": both.vegas},
+        "redeals_left": pos.redeals_left,
+        "elapsed_seconds": row.elapsed_ms / 1000,
+        "idle_seconds": idle_ms(row, now_ms()) / 1000 if status == "playing" else 0,
+        "idle_cap_seconds": IDLE_CAP_MS / 1000, "paused": row.paused,
+        "finish": None if finish is None else pos.to_move(finish[0]).to_json(),
+        "used_undo": row.used_undo,
         "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
         "draw": rules.stock.draw if rules.has_waste else 0,
         "build": rules.tableau.build.value if rules.tableau else None,

@@ -63,4 +63,7 @@ export const api = {
   action: (id, name, version) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, { version }),
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
+  history: (game) => call("GET", `/api/history${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+  resetStats: (game) => call("DELETE", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
+  stats: () => call("GET", "/api/stats"),
 };

@@ -9,6 +9,13 @@ import { animate, snapshot, springBack as glideBack } from "./animate.js";
 import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics }
   from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
+import { SCORINGS, scoreText } from "./scoring.js";
+import { clockOf, formatTime, secondsAt } from "./timer.js";
+import { eventsAfterGuess, predict, undoEvents } from "./optimistic.js";
+import { finishGame } from "./finish.js";
+import { bestOf, cascade } from "./celebrate.js";
+import { applyLooks, looksControls } from "./looks.js";
+import { playSound, soundOf } from "./sound.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -23,6 +30,16 @@ const FALLBACK = {
   suit_C: "clubs", redeals_left: "Redeals left", cards_left: "Cards left",
   confirm_new: "Abandon the game in progress and deal a new one?", keep_playing: "Keep playing",
   bad_number: "A deal number is a whole number from 0 to {max}.",
+  scoring: "Scoring", scoring_off: "none", scoring_standard: "standard", scoring_vegas: "Vegas",
+  score_vegas: "Vegas score",
+  pause: "Pause", resume: "Resume", paused: "Paused", finish: "Finish the game",
+  finish_offer: "Every card can go home.", summary_time: "Time", summary_moves: "Moves",
+  summary_undo: "Undo used", summary_hint: "Hints used", summary_yes: "yes", summary_no: "no",
+  summary_best: "Your best for this game", summary_first: "Your first win of this game!",
+  summary_wins: "Games won", same_deal: "Same deal again", close: "Close",
+  court_letters: "JQK", sound: "Sound", card_back: "Card back", back_navy: "Navy lattice",
+  back_red: "Red dots", back_black: "Black and gold", table_colour: "Table colour",
+  felt_green: "Green", felt_blue: "Blue", felt_wine: "Wine red", felt_slate: "Slate grey",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
@@ -65,8 +82,7 @@ const state = {
   metrics: { cw: 80, ch: 112 },
   base: null, // the metrics that fit the screen, before tall piles make the cards smaller
   drag: null,
-  timerBase: 0,
-  timerStart: 0,
+  clock: null, // the game's clock (timer.js)
   hintTimer: 0,
   toastTimer: 0,
 };
@@ -150,9 +166,12 @@ function buildChrome() {
   els.time = h("span", { class: "stat-time" });
   els.score = h("span", { class: "stat-score" });
   els.redeals = h("span", { class: "stat-redeals" });
+  els.pause = h("button", { type: "button", class: "btn-pause", "aria-label": t("pause"),
+    title: `${t("pause")} (P)`, onclick: pauseAsked },
+  h("span", { "aria-hidden": "true", text: "❚❚" }));
   els.status = h("div", { class: "statusbar" },
     h("span", {}, `${t("moves")} `, els.moves),
-    h("span", {}, `${t("time")} `, els.time),
+    h("span", { class: "stat-clock" }, `${t("time")} `, els.time, els.pause),
     els.score, els.redeals);
   els.table = h("div", { class: "table", role: "application",
     "aria-roledescription": "card table" });
@@ -164,7 +183,16 @@ function buildChrome() {
       h("div", { class: "confirm-buttons" },
         h("button", { class: "btn", value: "keep", autofocus: "" }, t("keep_playing")),
         h("button", { class: "btn btn-abandon", value: "abandon" }, t("new_game")))));
-  root.append(els.toolbar, els.status, els.table, els.banner, els.toast, els.confirm);
+  els.pausedCover = h("div", { class: "paused-cover", hidden: "" },
+    h("strong", { text: t("paused") }),
+    h("button", { type: "button", class: "btn btn-resume", onclick: () => setPaused(false) },
+      t("resume")));
+  els.finish = h("div", { class: "finish-offer", hidden: "" },
+    h("span", { text: t("finish_offer") }),
+    h("button", { type: "button", class: "btn btn-finish", onclick: finish }, t("finish")));
+  els.summary = h("dialog", { class: "win-summary", "aria-labelledby": "summary-title" });
+  root.append(els.toolbar, els.status, els.table, els.banner, els.finish, els.pausedCover,
+    els.toast, els.confirm, els.summary);
   applySettings();
 }
 
@@ -180,15 +208,28 @@ function buildSettings() {
     });
     return h("label", { class: "setting" }, input, h("span", { text: t(key) }));
   };
-  const select = h("select", { name: "animation" });
-  for (const name of Object.keys(SPEEDS)) {
-    const o = h("option", { value: name, text: t(`speed_${name}`) });
-    if (settings.animation === name) o.selected = true;
-    select.append(o);
-  }
-  select.addEventListener("change", () => {
-    settings.animation = select.value;
+  const choice = (prop, names, key, onchange) => {
+    const select = h("select", { name: prop });
+    for (const name of names) {
+      const o = h("option", { value: name, text: t(`${key}_${name}`) });
+      if (settings[prop] === name) o.selected = true;
+      select.append(o);
+    }
+    select.addEventListener("change", () => {
+      settings[prop] = select.value;
+      saveSettings(settings);
+      onchange?.();
+    });
+    return select;
+  };
+  // Only the games with a choice of scores (the page says so) offer it.
+  const scoring = root.dataset.scoring
+    ? h("label", { class: "setting" }, h("span", { text: t("scoring") }),
+      choice("scoring", SCORINGS, "scoring", updateScore))
+    : null;
+  const looks = looksControls(settings, t, () => {
     saveSettings(settings);
+    applyLooks(root, settings);
   });
   return h("details", { class: "settings" },
     h("summary", { "aria-label": t("settings"), title: t("settings") },
@@ -199,12 +240,18 @@ function buildSettings() {
       check("left_handed", "leftHanded"),
       check("auto_collect", "autoCollect"),
       check("winnable_only", "winnableOnly"),
-      h("label", { class: "setting" }, h("span", { text: t("animation") }), select)));
+      scoring,
+      check("sound", "sound"),
+      h("label", { class: "setting" }, h("span", { text: t("animation") }),
+        choice("animation", Object.keys(SPEEDS), "speed", applySettings)),
+      ...looks));
 }
 
 function applySettings() {
   root.classList.toggle("four-colours", settings.fourColours);
   root.classList.toggle("left-handed", settings.leftHanded);
+  root.classList.toggle("no-motion", !speed());
+  applyLooks(root, settings);
   if (!state.view) return;
   for (const [pile, cards] of Object.entries(state.view.piles)) drawPile(pile, cards);
   layout();
@@ -382,6 +429,9 @@ function render(view, opts = {}) {
     layout();
   }
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
+  if (old && old.id === view.id && old.status === "playing" && view.status === "won"
+    && !view.guessed) celebrate(view);
+  if (settings.sound) playSound(soundOf(old, view));
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
 
@@ -401,7 +451,8 @@ function drawPile(pile, cards) {
   // order it is drawn in (drawOrder: a whole suit on a foundation shows its King).
   for (const i of drawOrder(kind, cards).slice(-keep)) {
     const c = cardElement(cards[i], cardLabel(cards[i]),
-      { compact: state.compact, fourColours: settings.fourColours });
+      { compact: state.compact, fourColours: settings.fourColours,
+        letters: t("court_letters") });
     c.dataset.index = String(i);
     c.dataset.pile = pile;
     frag.append(c);
@@ -433,16 +484,20 @@ function updateChrome() {
     els.number.removeAttribute("aria-invalid");
   }
   els.moves.textContent = String(v.moves ?? 0);
-  els.score.hidden = v.score === null || v.score === undefined;
-  els.score.textContent = els.score.hidden ? "" : `${t("score")} ${v.score}`;
+  updateScore();
   const stockLen = v.piles.stock?.length ?? 0;
   // Redeals are worth showing when some are left, or when the stock has run out.
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
   const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
   els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
-  state.timerBase = Math.floor(v.elapsed_seconds || 0);
-  state.timerStart = performance.now();
+  if (!v.guessed) state.clock = clockOf(v, performance.now());
   tick();
+  root.classList.toggle("paused", !!v.paused);
+  els.pausedCover.hidden = !v.paused;
+  els.pause.disabled = v.status !== "playing";
+  els.finish.hidden = !v.finish || v.status !== "playing";
+  if (v.status !== "won" && els.summary.open) els.summary.close();
+  if (v.paused) resumeAfterHiding(v);
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
@@ -458,15 +513,109 @@ function updateChrome() {
   applyFocus();
 }
 
-function tick() {
+function updateScore() {
   const v = state.view;
   if (!v) return;
-  let s = state.timerBase;
-  if (v.status === "playing" && v.moves > 0) {
-    s += Math.floor((performance.now() - state.timerStart) / 1000);
+  els.score.textContent = scoreText(v, settings.scoring, t);
+  els.score.hidden = !els.score.textContent;
+}
+
+function tick() {
+  if (!state.clock) return;
+  els.time.textContent = formatTime(secondsAt(state.clock, performance.now()));
+}
+
+/** Pause or resume the game's clock, on the server too (a paused table hides its cards). */
+function setPaused(paused) {
+  return enqueue(async () => {
+    const v = state.view;
+    if (!v || !!v.paused === paused || (paused && v.status !== "playing")) return;
+    render(await api.action(v.id, paused ? "pause" : "resume", v.version));
+    if (!paused) applyFocus(true);
+  });
+}
+
+// A game is paused when its tab stays hidden a moment (leaving the page is no pause: the
+// page is gone before the moment ends), and starts again by itself when the player is back
+// (a reload included); one paused on request waits for Resume.
+const HIDDEN_PAUSE = "reussite.hiddenPause";
+const HIDDEN_MS = 1000;
+let hiddenTimer = 0;
+
+function onVisibility() {
+  clearTimeout(hiddenTimer);
+  if (document.visibilityState === "hidden") {
+    hiddenTimer = setTimeout(() => {
+      const v = state.view;
+      if (document.visibilityState !== "hidden" || v?.status !== "playing" || v.paused) return;
+      sessionStorage.setItem(HIDDEN_PAUSE, v.id);
+      setPaused(true);
+    }, HIDDEN_MS);
+  } else if (state.view) {
+    resumeAfterHiding(state.view);
   }
-  const m = Math.floor(s / 60);
-  els.time.textContent = `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A pause the player asks for: it lasts until Resume, reloads included. */
+function pauseAsked() {
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  return setPaused(true);
+}
+
+function resumeAfterHiding(v) {
+  if (sessionStorage.getItem(HIDDEN_PAUSE) !== v.id || document.visibilityState !== "visible") {
+    return;
+  }
+  sessionStorage.removeItem(HIDDEN_PAUSE);
+  if (v.paused) setPaused(false);
+}
+
+/** Play the rest of the game for the player (the server names each move: view.finish). */
+function finish() {
+  els.finish.hidden = true;
+  return enqueue(() => finishGame(() => state.view,
+    (m) => sendMove(m, { noCollect: true }), 60 * speed()));
+}
+
+/** The win: the cards cascade home, then the summary of the game. */
+async function celebrate(view) {
+  const stats = api.stats().catch(() => null);
+  const foundations = [...pileEls].filter(([p]) => kindOf(p) === "foundation").map(([, e]) => e);
+  await cascade(foundations, speed());
+  if (state.view?.id !== view.id) return;
+  showSummary(view, bestOf(await stats, view.game));
+}
+
+function showSummary(view, best) {
+  const d = els.summary;
+  d.textContent = "";
+  const row = (label, value) => h("div", { class: "summary-row" },
+    h("dt", { text: label }), h("dd", { text: value }));
+  const facts = h("dl", {},
+    row(t("summary_time"), formatTime(view.elapsed_seconds)),
+    row(t("summary_moves"), String(view.moves)),
+    row(t("summary_undo"), view.used_undo ? t("summary_yes") : t("summary_no")),
+    row(t("summary_hint"), view.used_hint ? t("summary_yes") : t("summary_no")));
+  const bestPart = !best || best.won <= 1 ? h("p", { class: "summary-best", text: t("summary_first") })
+    : h("div", { class: "summary-best" }, h("h3", { text: t("summary_best") }),
+      h("dl", {}, row(t("summary_time"), formatTime(best.time ?? 0)),
+        row(t("summary_moves"), String(best.moves ?? "")),
+        row(t("summary_wins"), `${best.won} / ${best.played}`)));
+  const close = () => d.close();
+  d.append(h("h2", { id: "summary-title", text: t("won") }), facts, bestPart,
+    h("div", { class: "confirm-buttons" },
+      h("button", { type: "button", class: "btn", onclick: close }, t("close")),
+      view.number !== undefined && view.number !== null
+        ? h("button", { type: "button", class: "btn btn-same-deal",
+          onclick: () => { close(); startGame({ number: view.number }, true); } }, t("same_deal"))
+        : null,
+      h("button", { type: "button", class: "btn btn-new-game", autofocus: "",
+        onclick: () => { close(); startGame({}, true); } }, t("new_game"))));
+  // Not modal: undo and the table stay within reach. The banner waits behind it.
+  els.banner.hidden = true;
+  d.addEventListener("close", () => { els.banner.hidden = state.view?.status === "playing"; },
+    { once: true });
+  d.show();
 }
 
 function showBanner(status) {
@@ -519,9 +668,19 @@ function toast(text, ms = 2600) {
 /** Play a move; on refusal throw the ApiError (callers show its sentence). */
 async function sendMove(move, opts = {}) {
   const v = state.view;
-  const next = await api.move(v.id, move, v.version);
-  render(next, opts);
-  if (settings.autoCollect) await autoCollect();
+  // A legal move is drawn at once; the server's answer fills in what it turns up.
+  const guess = isLegal(move) ? predict(v, move) : null;
+  if (guess) render(guess, opts);
+  let next;
+  try {
+    next = await api.move(v.id, move, v.version);
+  } catch (e) {
+    if (guess && state.view === guess) render({ ...v, events: undoEvents(move) });
+    throw e;
+  }
+  render(guess ? { ...next, events: eventsAfterGuess(next.events, move) } : next,
+    guess ? {} : opts);
+  if (settings.autoCollect && !opts.noCollect) await autoCollect();
   return next;
 }
 
@@ -603,6 +762,7 @@ async function startGame(options, userAsked) {
       history.pushState({ id: v.id }, "", url);
     }
     show(v);
+    if (settings.sound) playSound("deal");
   });
 }
 
@@ -759,6 +919,7 @@ function clearMarks() {
   for (const el of els.table.querySelectorAll(".target, .selected, .hint, .kb-pick, .held")) {
     el.classList.remove("target", "selected", "hint", "kb-pick", "held");
   }
+  els.undo.classList.remove("hint");
   if (state.selection) showSelection();
   if (state.held) showHeld();
 }
@@ -938,7 +1099,15 @@ async function showHint() {
     const res = await api.hint(state.view.id);
     clearMarks();
     if (!res.move) {
+      // No useful move: the sentence says why (undo, or deal; the game cannot be won any
+      // more from here), and the way out it names is marked.
       toast(res.text || t("no_hint"));
+      if (res.reason === "undo" || res.reason === "undo_or_deal") {
+        if (state.view.can_undo) els.undo.classList.add("hint");
+        if (res.reason === "undo_or_deal") pileEls.get("stock")?.classList.add("hint");
+        clearTimeout(state.hintTimer);
+        state.hintTimer = setTimeout(clearMarks, 2500);
+      }
       return;
     }
     if (res.move.type === "stock") {
@@ -1073,6 +1242,13 @@ function announce(text) {
 
 function onGlobalKey(e) {
   if (!state.view || els.confirm.open) return;
+  if (state.view.paused) {
+    if (e.key.toLowerCase() === "p" && !e.target.closest?.("input, select, textarea")) {
+      setPaused(false);
+      e.preventDefault();
+    }
+    return;
+  }
   const inField = e.target.closest?.("input, select, textarea");
   const k = e.key.toLowerCase();
   if ((e.ctrlKey || e.metaKey) && !e.altKey && !inField) {
@@ -1091,6 +1267,9 @@ function onGlobalKey(e) {
     e.preventDefault();
   } else if (k === "h") {
     showHint();
+    e.preventDefault();
+  } else if (k === "p") {
+    pauseAsked();
     e.preventDefault();
   }
 }
@@ -1132,7 +1311,8 @@ function start() {
     const v = await gameOfHistory(e.state);
     if (v) show(v);
   }));
-  setInterval(tick, 1000);
+  setInterval(tick, 250);
+  document.addEventListener("visibilitychange", onVisibility);
   resume();
 }
 
