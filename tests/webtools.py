@@ -40,6 +40,7 @@ def run_async(main: Coroutine[Any, Any, T]) -> T:
 def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.pop("REUSSITE_DATABASE_URL", None)
+    env.setdefault("REUSSITE_WINNABLE_POOL", "0")  # no background solving beside the tests
     proc = subprocess.Popen(
         [sys.executable, "-m", "reussite", "serve", "--port", str(port), "--db", db_url],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
@@ -54,3 +55,14 @@ def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
     proc.kill()
     pytest.fail("the server did not start")
+
+
+def stored_number(client: TestClient, game_id: str) -> int:
+    """The deal number the database holds for a game (which its view may keep secret)."""
+    from sqlalchemy import select
+
+    from reussite.web.storage import games
+
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(games.c.number).where(games.c.id == game_id)).scalar_one())

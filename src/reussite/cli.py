@@ -81,6 +81,33 @@ def deal(game: Annotated[str, typer.Argument(help="A game id, e.g. astrocyte")],
 
 
 @app.command()
+def cleanup(db: Annotated[str | None, typer.Option(
+                help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
+                     " in ./data/reussite.sqlite3)")] = None) -> None:
+    """Remove old abandoned games and ended games beyond each player's history, as the
+    server does in the background (REUSSITE_ABANDONED_AFTER, REUSSITE_HISTORY_PER_GAME)."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from reussite.web import cleanup as cleaner
+    from reussite.web.app import database_url
+    from reussite.web.storage import Store
+
+    try:
+        store = Store(database_url(db))
+        store.migrate()
+        removed = cleaner.cleanup(store)
+        store.dispose()
+    except ArgumentError as e:
+        raise CliError(f"Not a database URL: {e}") from None
+    except SQLAlchemyError as e:
+        raise CliError(f"Cannot open the database: {type(e).__name__}:"
+                       f" {str(e).splitlines()[0]}") from None
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    typer.echo(f"{removed} games removed")
+
+
+@app.command()
 def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = "127.0.0.1",
           port: Annotated[int, typer.Option(help="The port to listen on", min=1,
                                             max=65535)] = 8000,

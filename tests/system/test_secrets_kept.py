@@ -255,3 +255,80 @@ def test_the_check_catches_each_kind_of_leak(leak: str) -> None:
         check(r, pos)
     check(httpx.Response(200, json={"piles": pos.player_view()},
                          request=httpx.Request("GET", "http://t/api/games/x")), pos)
+
+
+def deal_number_told(r: httpx.Response, number: int) -> bool:
+    text = r.text + " ".join(f"{k}: {v}" for k, v in r.headers.items())
+    return str(number) in text
+
+
+@pytest.mark.parametrize("game", ["klondike", "spider", "astrocyte"])
+def test_a_deal_the_site_chose_tells_its_number_nowhere_until_the_game_is_over(
+        secret_app: FastAPI, game: str) -> None:
+    """Its number (drawn from 2**64: the opening cannot be matched against a list) is in no
+    view, answer, list, address or page while it is in play; once over, the view has it."""
+    from webtools import stored_number
+
+    rng = random.Random(game)
+    with TestClient(secret_app) as c:
+        r = c.post("/api/games", json={"game": game})
+        view = r.json()
+        gid = view["id"]
+        number = stored_number(c, gid)
+        assert len(str(number)) >= 10  # below 10**9 once in 20 billion draws
+        answers = [r]
+        for _ in range(40):
+            if view["legal_moves"] and rng.random() < 0.8:
+                r = c.post(f"/api/games/{gid}/moves", json={
+                    "move": rng.choice(view["legal_moves"]), "version": view["version"]})
+            elif view["can_undo"]:
+                r = c.post(f"/api/games/{gid}/undo", json={"version": view["version"]})
+            else:
+                r = c.get(f"/api/games/{gid}/hint")
+            answers.append(r)
+            view = c.get(f"/api/games/{gid}").json()
+        if view["status"] != "playing":
+            pytest.skip("the random moves ended the game")
+        answers += [c.get(f"/api/games/{gid}"), c.get("/api/games"), c.get("/api/stats"),
+                    c.get(f"/api/games/{gid}/hint"),
+                    c.post(f"/api/games/{gid}/undo", json={"version": view["version"] + 9})]
+        for lang in ("en", "fr", "ru"):
+            for page in ("/", f"/games/{game}", "/stats", f"/games/{game}?id={gid}"):
+                answers.append(c.get(page, params={"lang": lang},
+                                     headers={"accept": "text/html"}))
+        for a in answers:
+            assert a.status_code < 500 and not deal_number_told(a, number), a.text
+        assert view["number"] is None and view["origin"] == "random"
+        # Over (abandoned: another game of its kind dealt): the number is told.
+        c.post("/api/games", json={"game": game})
+        over = c.get(f"/api/games/{gid}").json()
+        assert over["number"] == number and over["ended"] == "abandoned"
+        assert over["status"] == "lost" and over["legal_moves"] == [] and not over["can_undo"]
+        from reussite.web.i18n import LANG_COOKIE
+
+        c.cookies.delete(LANG_COOKIE)  # the pages' language links set it
+        for lang, words in (("en", "abandoned"), ("fr", "abandonnée"), ("ru", "брошена")):
+            r = c.post(f"/api/games/{gid}/moves", headers={"accept-language": lang},
+                       json={"move": {"type": "stock"}, "version": over["version"]})
+            assert r.status_code == 409 and words in r.json()["detail"]
+
+
+def test_a_won_secret_deal_shows_its_number_at_the_win(secret_app: FastAPI,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from reussite.solver import solve
+    from reussite.web import play
+
+    number = 2  # a Klondike deal the solver wins, dealt as if drawn at random
+    line = solve(Position.deal(get_game("klondike"), number), time_limit=30).moves
+    with TestClient(secret_app) as c:
+        monkeypatch.setattr(play.secrets, "randbelow", lambda n: number)
+        view = c.post("/api/games", json={"game": "klondike"}).json()
+        monkeypatch.undo()
+        assert view["number"] is None
+        for move in line:
+            assert view["number"] is None and view["status"] == "playing"
+            view = c.post(f"/api/games/{view['id']}/moves",
+                          json={"move": move.to_json(), "version": view["version"]}).json()
+        assert view["status"] == "won" and view["ended"] == "won" and view["number"] == number
+        listed = c.get("/api/games").json()
+        assert [g["number"] for g in listed if g["id"] == view["id"]] == [number]

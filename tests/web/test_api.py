@@ -10,7 +10,7 @@ import psycopg
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from webtools import new_game
+from webtools import new_game, stored_number
 
 from reussite.engine import Move, Position
 from reussite.games import CATALOGUE, get_game
@@ -38,11 +38,17 @@ def test_new_game_answers_201_with_the_view_of_the_deal(client: TestClient) -> N
     assert view["names"]["fr"] == "Astrocyte"
 
 
-def test_new_game_without_a_number_picks_one(client: TestClient) -> None:
+def test_new_game_without_a_number_picks_a_secret_one_of_the_whole_range(
+        client: TestClient) -> None:
     r = client.post("/api/games", json={"game": "klondike"})
     assert r.status_code == 201
-    number = r.json()["number"]
-    assert r.json()["piles"] == Position.deal(get_game("klondike"), number).player_view()
+    view = r.json()
+    assert view["number"] is None and view["origin"] == "random" and view["ended"] is None
+    number = stored_number(client, view["id"])
+    assert view["piles"] == Position.deal(get_game("klondike"), number).player_view()
+    numbers = [stored_number(client, client.post("/api/games", json={"game": "klondike"})
+                             .json()["id"]) for _ in range(8)]
+    assert max(numbers) >= 2**40  # drawn from 2**64 numbers: all below 2**40 is 1 in 2**192
 
 
 def test_winnable_deal_comes_from_the_list_or_is_refused(client: TestClient,
@@ -52,7 +58,9 @@ def test_winnable_deal_comes_from_the_list_or_is_refused(client: TestClient,
 
     monkeypatch.setattr(play, "winnable_numbers", lambda g: (42, 43) if g == "spider" else ())
     r = client.post("/api/games", json={"game": "spider", "winnable": True})
+    # The site's pool is empty: a deal of the public list, whose number is shown.
     assert r.status_code == 201 and r.json()["number"] in (42, 43)
+    assert r.json()["origin"] == "winnable"
     r = client.post("/api/games", json={"game": "athena", "winnable": True})
     assert r.status_code == 422 and "winnable" in r.json()["detail"]
 
@@ -278,11 +286,13 @@ def test_stats_count_played_games(client: TestClient) -> None:
     assert client.get("/api/stats").json() == []
     a = new_game(client, "klondike", 1)
     play(client, a, {"type": "stock"})
-    new_game(client, "klondike", 2)  # no move yet: not counted
+    stats = client.get("/api/stats").json()
+    assert [(s["played"], s["lost"], s["origin"]) for s in stats] == [(1, 0, "number")]
+    new_game(client, "klondike", 2)  # abandons the first: lost; no move yet: not counted
     stats = client.get("/api/stats").json()
     assert len(stats) == 1
     s = stats[0]
-    assert s["game"] == "klondike" and s["played"] == 1 and s["won"] == 0
+    assert s["game"] == "klondike" and s["played"] == 1 and s["won"] == 0 and s["lost"] == 1
     assert s["win_percent"] == 0.0 and s["best_time_seconds"] is None
 
 

@@ -89,7 +89,7 @@ def test_the_history_lists_games_over_or_abandoned_newest_first(client: TestClie
     assert [(e["id"], e["result"]) for e in entries] == [
         (left["id"], "abandoned"), (lost["id"], "lost"), (won["id"], "won")]
     first, second, third = entries
-    assert first["number"] is None  # may still be resumed: its number is not shown
+    assert first["number"] == 2  # abandoned: over, its number shown
     assert first["moves"] == 1 and first["game"] == "klondike"
     assert second["number"] == 3 and second["game"] == "auld-lang-syne"
     assert third["number"] == 1 and third["moves"] == won["moves"]
@@ -106,11 +106,13 @@ def test_the_history_refuses_an_unknown_game(client: TestClient) -> None:
     assert r.status_code == 422 and "Unknown game 'chess'" in r.json()["detail"]
 
 
-def row(n: int, game: str = "klondike", status: str = "lost", length: int = 5) -> GameRow:
+def row(n: int, game: str = "klondike", status: str = "lost", length: int = 5,
+        ended: str | None = "lost") -> GameRow:
     return GameRow(id=f"g{n}", player_id="p", game=game, number=n, version=1, cursor=length,
                    length=length, status=status, used_undo=False, used_hint=False,
                    elapsed_ms=1000 * n, created_at=n, updated_at=n, won_at=None,
-                   won_moves=None, won_ms=None, won_used_undo=None, won_used_hint=None)
+                   won_moves=None, won_ms=None, won_used_undo=None, won_used_hint=None,
+                   origin="random", secret=True, ended=ended)
 
 
 def test_the_history_is_cut_at_50_games() -> None:
@@ -121,9 +123,9 @@ def test_the_history_is_cut_at_50_games() -> None:
 
 
 def test_a_game_won_then_taken_back_counts_as_won_with_the_win_s_moves() -> None:
-    r = replace(row(1, status="playing", length=40), won_at=1, won_moves=30, won_ms=9000,
+    r = replace(row(1, status="playing", length=40, ended="won"), won_at=1, won_moves=30, won_ms=9000,
                 won_used_undo=False, won_used_hint=True, used_undo=True)
-    newer = row(2, status="playing", length=0)
+    newer = row(2, status="playing", length=0, ended=None)
     [entry] = history([newer, r])
     assert entry["result"] == "won" and entry["moves"] == 30 and entry["seconds"] == 9
     assert entry["used_hint"] and not entry["used_undo"] and entry["number"] == 1

@@ -52,7 +52,7 @@ def test_an_html_503_page_says_when_to_come_back(sqlite_client: TestClient,
     def down(*args: object) -> None:
         raise OperationalError("SELECT", {}, Exception("connection refused"))
 
-    monkeypatch.setattr(sqlite_client.app.state.store, "player_games",  # type: ignore[attr-defined]
+    monkeypatch.setattr(sqlite_client.app.state.store, "player_totals",  # type: ignore[attr-defined]
                         down)
     r = sqlite_client.get("/stats", headers={"accept": "text/html"})
     assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1
@@ -110,7 +110,7 @@ def test_a_503_speaks_the_players_language(sqlite_client: TestClient,
     def down(*args: object) -> None:
         raise OperationalError("SELECT", {}, Exception("connection refused"))
 
-    monkeypatch.setattr(sqlite_client.app.state.store, "player_games",  # type: ignore[attr-defined]
+    monkeypatch.setattr(sqlite_client.app.state.store, "player_totals",  # type: ignore[attr-defined]
                         down)
     r = sqlite_client.get("/api/stats", headers={"accept-language": lang})
     assert r.status_code == 503 and words in r.json()["detail"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import pytest
@@ -19,16 +20,17 @@ from webtools import run_async
 
 from reussite.web.hotdb import (
     _PARAM_TYPES,
-    PG_MOVE,
     PostgresGames,
     SqliteGames,
     Statement,
     _param,
+    change_statement,
     run_on_loop,
 )
-from reussite.web.storage import Change, GameRow, Store, Unavailable
+from reussite.web.storage import Change, GameRow, NewGame, Store, Unavailable
 
 T = TypeVar("T")
+KINDS = ("klondike", "spider", "athena")
 
 
 def test_statement_numbers_each_name_once_with_its_type() -> None:
@@ -42,7 +44,7 @@ def test_statement_numbers_each_name_once_with_its_type() -> None:
     assert s.values({"new_used_undo": True, "gid": "ab", "seen": 7, "other": 1}) == \
         [b"t", b"ab", b"7"]
     # Every parameter of the move statement has a type (none left for the server to guess).
-    assert all(n in _PARAM_TYPES for n in PG_MOVE.names)
+    assert all(n in _PARAM_TYPES for n in change_statement(True, True, True, True).names)
     assert Statement("SELECT 1").name != Statement("SELECT 1").name
 
 
@@ -82,7 +84,8 @@ def test_the_driver_reads_and_writes_what_the_store_does(store: Store, postgres_
                                                          ) -> None:
     db = PostgresGames(postgres_url, size=2)
     gid = secrets.token_urlsafe(12)
-    created = on_loop(db, db.create_game, gid, "player-1", "klondike", 2**64 - 1, "playing")
+    created = on_loop(db, db.create_game,
+                      NewGame(gid, "player-1", "klondike", 2**64 - 1, "playing"), 50)
     assert store.get_game(gid, "player-1") == created
     assert on_loop(db, db.get_game, gid, "player-1") == created
     assert on_loop(db, db.get_game, gid, "player-2") is None  # another player's game
@@ -146,7 +149,7 @@ def test_the_sqlite_driver_reads_and_writes_what_the_store_does(sqlite_url: str)
     store.migrate()
     db = SqliteGames(sqlite_url)
     gid = secrets.token_urlsafe(12)
-    created = db.create_game(gid, "player-1", "spider", 2**64 - 1, "playing")
+    created = db.create_game(NewGame(gid, "player-1", "spider", 2**64 - 1, "playing"), 50)
     assert store.get_game(gid, "player-1") == created == db.get_game(gid, "player-1")
     assert db.get_game(gid, "player-2") is None
     assert db.unfinished("player-1", 5) == store.unfinished("player-1", 5) == [created]
@@ -189,7 +192,8 @@ def test_a_connection_cut_by_the_server_is_a_503_then_replaced(store: Store,
     gid = secrets.token_urlsafe(12)
 
     async def scenario() -> None:
-        row = await run_on_loop(db.create_game, gid, "p", "spider", 7, "playing")
+        row = await run_on_loop(db.create_game, NewGame(gid, "p", "spider", 7, "playing"), 50)
+        assert await run_on_loop(db.get_game, gid, "p") == row  # a connection opened
         # Cut while the event loop is busy elsewhere (it cannot notice before the next
         # statement): that statement fails, answered 503, and nothing is half written.
         terminate(store, db._idle[0].pg.backend_pid)
@@ -312,7 +316,8 @@ def test_statements_in_flight_together_go_in_one_batch(store: Store, postgres_ur
     gids = game_ids(3)
 
     async def scenario() -> None:
-        rows = [await run_on_loop(db.create_game, g, "p", "klondike", k, "playing")
+        # Three kinds of game: a new game of a kind abandons the player's one in play.
+        rows = [await run_on_loop(db.create_game, NewGame(g, "p", KINDS[k], k, "playing"), 50)
                 for k, g in enumerate(gids)]
         batches, statements = db.batches, db.statements
         # Sent in the same turn of the loop: one batch, one transaction. Two moves on game 0
@@ -343,16 +348,23 @@ def test_a_failing_statement_fails_alone_and_its_batch_is_run_again(store: Store
     async def scenario() -> None:
         import psycopg
 
-        rows = [await run_on_loop(db.create_game, g, "p", "spider", k, "playing")
+        rows = [await run_on_loop(db.create_game, NewGame(g, "p", KINDS[k], k, "playing"), 50)
                 for k, g in enumerate(gids)]
+        other = await run_on_loop(db.create_game, NewGame(gids[1] + "x", "q", "klondike", 5,
+                                                          "playing"), 50)
+        other = await run_on_loop(db.commit, other, change(other, cursor=1, length=1,
+                                                           append="stock"))
+        assert other is not None
         batches = db.batches
-        # The creation of a game whose id exists fails: the batch's transaction is rolled back
-        # (the moves before it too), then every statement is run alone: each move is written
-        # exactly once, only the creation fails, with the database's error.
+        # A move written over one that exists (a row that says the line is empty) fails: the
+        # batch's transaction is rolled back (the moves before it too), then every statement
+        # is run alone: each move is written exactly once, only that one fails, with the
+        # database's error.
         done = await asyncio.gather(
             run_on_loop(db.commit, rows[0], change(rows[0], cursor=1, length=1,
                                                     append="stock")),
-            run_on_loop(db.create_game, gids[1], "q", "klondike", 5, "playing"),
+            run_on_loop(db.commit, replace(other, cursor=0, length=0),
+                        change(other, cursor=1, length=1, append="t1 t2 1")),
             run_on_loop(db.commit, rows[1], change(rows[1], cursor=1, length=1,
                                                     append="t1 t2 1")),
             return_exceptions=True)
@@ -363,7 +375,7 @@ def test_a_failing_statement_fails_alone_and_its_batch_is_run_again(store: Store
             assert isinstance(row, GameRow) and row.version == rows[k // 2].version + 1
             assert store.get_game(row.id, "p") == row
         assert store.line(gids[0], 5) == ["stock"] and store.line(gids[1], 5) == ["t1 t2 1"]
-        assert store.get_game(gids[1], "q") is None
+        assert store.line(other.id, 5) == ["stock"]
         # The connection is still good.
         assert await run_on_loop(db.get_game, gids[0], "p") == done[0]
 
@@ -429,7 +441,7 @@ def test_a_batch_whose_commit_fails_is_run_again_statement_by_statement(
     gid = secrets.token_urlsafe(12)
 
     async def scenario() -> None:
-        row = await run_on_loop(db.create_game, gid, "p", "klondike", 3, "playing")
+        row = await run_on_loop(db.create_game, NewGame(gid, "p", "klondike", 3, "playing"), 50)
         moved, failed = await asyncio.gather(
             run_on_loop(db.commit, row, change(row, cursor=1, length=1, append="stock")),
             db._submit(twice, {"gid": gid}), return_exceptions=True)

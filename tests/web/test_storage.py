@@ -5,7 +5,6 @@ two processes here; tests/system/test_restart.py uses real processes)."""
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -14,8 +13,7 @@ from alembic.migration import MigrationContext
 from reussite.engine import Move, Position
 from reussite.games import get_game
 from reussite.web.play import Conflict, Tables
-from reussite.web.stats import game_stats
-from reussite.web.storage import GameRow, Store, metadata
+from reussite.web.storage import Store, metadata
 
 
 @pytest.fixture(scope="module")
@@ -83,32 +81,6 @@ def test_racing_moves_one_wins_the_other_conflicts(store: Store) -> None:
     final = a.view("p", gid)
     assert final.row.version == 1 and final.pos.moves_played == 1
     assert b.view("p", gid).pos == final.pos
-
-
-def row(n: int, won: bool, moves: int = 5, undo: bool = False, hint: bool = False,
-        status: str = "lost") -> GameRow:
-    base = GameRow(id=str(n), player_id="p", game="klondike", number=n, version=1, cursor=moves,
-                   length=moves, status=status, used_undo=undo, used_hint=hint, elapsed_ms=0,
-                   created_at=n, updated_at=n, won_at=None, won_moves=None, won_ms=None,
-                   won_used_undo=None, won_used_hint=None)
-    if won:
-        return replace(base, status="won", won_at=n, won_moves=moves, won_ms=1000 * moves,
-                       won_used_undo=undo, won_used_hint=hint)
-    return base
-
-
-def test_statistics_streaks_best_time_fewest_moves_and_help() -> None:
-    rows = [row(1, True, 90), row(2, True, 80, undo=True), row(3, False), row(4, True, 70),
-            row(5, True, 120, hint=True), row(6, True, 100), row(7, False, 0, status="playing"),
-            row(8, False, 3, status="playing")]
-    s = game_stats("klondike", rows)
-    assert s["played"] == 7  # the game without a move is not counted
-    assert s["won"] == 5 and s["win_percent"] == round(500 / 7, 1)
-    assert s["best_streak"] == 3 and s["current_streak"] == 3  # the game in play is no loss
-    assert s["best_time_seconds"] == 70 and s["fewest_moves"] == 70
-    assert s["wins_with_undo"] == 1 and s["wins_with_hint"] == 1 and s["wins_unaided"] == 3
-    s = game_stats("klondike", [*rows, row(9, False)])
-    assert s["current_streak"] == 0 and s["best_streak"] == 3
 
 
 def test_an_in_memory_database_keeps_its_games() -> None:

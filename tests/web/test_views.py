@@ -15,7 +15,7 @@ from reussite.web.views import piles_json, view_json_of, view_of
 
 def row_for(game: str, number: int) -> GameRow:
     return GameRow("g" * 16, "p", game, number, 7, 5, 6, "playing", True, False, 61_500,
-                   0, 0, None, None, None, None, None)
+                   0, 0, None, None, None, None, None, "number", False, None)
 
 
 @pytest.mark.parametrize("game", sorted(CATALOGUE))

@@ -140,7 +140,8 @@ def list_games(request: Request,
     known_game(game)
     rows = tables(request).recent(player(request), game, status, limit)
     return json_response([
-        {"id": r.id, "game": r.game, "number": r.number, "status": r.status, "moves": r.cursor,
+        {"id": r.id, "game": r.game, "number": r.shown_number, "status": r.status,
+         "ended": r.ended, "moves": r.cursor,
          "updated_at": datetime.fromtimestamp(r.updated_at / 1000, UTC).isoformat()}
         for r in rows])
 
@@ -218,7 +219,7 @@ def health(request: Request) -> Response:
 @router.get("/stats", response_model=list[GameStats])
 def stats(request: Request) -> Response:
     """The caller's statistics, per game played."""
-    return json_response(player_stats(tables(request).store.player_games(player(request))))
+    return json_response(player_stats(tables(request).store.player_totals(player(request))))
 
 
 

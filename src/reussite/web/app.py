@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, hintpool, pages
+from reussite.web import api, cleanup, hintpool, pages, pool
 from reussite.web.assets import assets
 from reussite.web.edge import Edge, player_signer
 from reussite.web.errors import ERRORS, failure
@@ -176,4 +176,6 @@ def serving_app(database: str | None = None) -> FastAPI:
     gc.collect()
     gc.freeze()
     hintpool.warm()  # the hint workers started now, not at the first hint
+    cleanup.start(app.state.store)  # old abandoned games removed in the background
+    pool.start(app.state.store)  # secret winnable deals proved in the background
     return app

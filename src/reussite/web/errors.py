@@ -18,7 +18,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from reussite.games import UnknownGameError
 from reussite.web.i18n import N_, lang_of, translate
-from reussite.web.play import Conflict, NotFound, Refused
+from reussite.web.play import Conflict, NotFound, Over, Refused
 from reussite.web.storage import Unavailable
 
 log = logging.getLogger("reussite.web")
@@ -49,6 +49,9 @@ def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure
     refusal is said in the player's language, :func:`~reussite.web.i18n.lang_of`)."""
     if isinstance(e, NotFound):
         return Failure(404, "No such game")
+    if isinstance(e, Over):
+        return Failure(409, translate(lang_of(headers), N_(
+            "This game is over: it was abandoned when another game was dealt")))
     if isinstance(e, Conflict):
         return Failure(409, "The game has changed since this version: reload it")
     if isinstance(e, UnknownGameError | Refused):

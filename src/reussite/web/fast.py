@@ -102,7 +102,7 @@ class FastPath:
         else:
             self.loop_db = None
         if dialect == "postgresql":
-            self.pg_db: PostgresGames | None = PostgresGames(url)
+            self.pg_db: PostgresGames | None = PostgresGames(url, store=tables.store)
             self.pg_tables = tables.using(self.pg_db)
         else:
             self.pg_db = None

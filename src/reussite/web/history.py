@@ -1,10 +1,9 @@
 """A player's recent games: the history that ``GET /api/history`` answers and the statistics
 page draws (its list and its chart).
 
-A game enters the history when it is over (won or lost) or abandoned: still "playing", with
-at least one move, but no longer the game in play of its kind (:func:`games_in_play`: the
-player dealt or resumed another one since). A game in play, and a game dealt and left without
-a move, are not in it.
+A game enters the history when it has ended (``games.ended``): won, lost (stuck at the clear
+end, or given up) or abandoned (another game of its kind dealt while it was in play). A game
+in play (:func:`games_in_play`), and a game dealt and left without a move, are not in it.
 """
 
 from __future__ import annotations
@@ -20,16 +19,15 @@ HISTORY_LIMIT = 50
 
 
 def result_of(row: GameRow) -> str:
-    """``won``, ``lost`` or ``abandoned`` (a game that is not in play any more)."""
+    """``won``, ``lost`` or ``abandoned``."""
     if row.won_at is not None:
         return "won"
-    return "lost" if row.status == "lost" else "abandoned"
+    return "abandoned" if row.ended == "abandoned" else "lost"
 
 
 def history_entry(row: GameRow) -> dict[str, Any]:
-    """One game of the history. The deal number is given only for a game that is over: an
-    abandoned game may still be resumed, and a deal dealt at random keeps its number secret
-    while it can be played."""
+    """One game of the history (its deal number as the player may see it: every game here has
+    ended, so a secret deal's number is shown too)."""
     result = result_of(row)
     won = result == "won"
     ended = row.won_at if won and row.won_at is not None else row.updated_at
@@ -38,7 +36,7 @@ def history_entry(row: GameRow) -> dict[str, Any]:
         "id": row.id,
         "game": row.game,
         "names": dict(rules.names) if rules else {"en": row.game},
-        "number": None if result == "abandoned" else row.number,
+        "number": row.shown_number,
         "result": result,
         "moves": row.won_moves if won and row.won_moves is not None else row.cursor,
         "seconds": (row.won_ms if won and row.won_ms is not None else row.elapsed_ms) / 1000,
@@ -54,7 +52,7 @@ def history(newest_first: list[GameRow], limit: int = HISTORY_LIMIT) -> list[dic
     in_play = games_in_play(newest_first)
     out = []
     for row in newest_first:
-        if row.id in in_play or (row.status == "playing" and row.length == 0):
+        if row.id in in_play or row.length == 0:
             continue
         out.append(history_entry(row))
         if len(out) == limit:

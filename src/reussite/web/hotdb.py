@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import os
 import re
 import sqlite3
@@ -48,6 +49,7 @@ from sqlalchemy import (
     delete,
     insert,
     select,
+    update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.postgresql.base import PGDialect
@@ -60,12 +62,14 @@ from sqlalchemy.util import await_only
 
 from reussite.web.storage import (
     DB_DEADLINE,
-    STATEMENTS,
     Change,
     Execute,
     GameRow,
     GameStatements,
+    NewGame,
+    Query,
     Sql,
+    Store,
     Unavailable,
     _sqlite_pragmas,
     commit_values,
@@ -77,6 +81,9 @@ from reussite.web.storage import (
     make_engine,
     moves,
     row_after,
+    statements,
+    tally_values,
+    totals,
 )
 
 T = TypeVar("T")
@@ -124,7 +131,7 @@ class SqliteGames(GameStatements):
         rows: list[Any] = self._read(stmt, params, many=True)
         return rows
 
-    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+    def _transaction(self, writes: Callable[[Execute, Query], T]) -> T:
         """One write transaction, or Busy at once (nothing written)."""
         conn = self.conn
         try:
@@ -134,7 +141,8 @@ class SqliteGames(GameStatements):
                 raise Busy() from e
             raise
         try:
-            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount)
+            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount,
+                            lambda stmt, params: conn.execute(stmt, params).fetchall())
             conn.execute("ROLLBACK" if result is None else "COMMIT")
             return result
         except BaseException as e:
@@ -257,35 +265,47 @@ class Statement:
                 for j, read in enumerate(self.readers)]
 
 
-PG = Sql(*(Statement.of(stmt) for stmt in STATEMENTS))
-PG_UPDATE, PG_UPDATE_WON = PG.update, PG.update_won
+PG = Sql(*(Statement.of(stmt) for stmt in statements("postgresql")))
 
 
-def _move(won: bool, cut: bool) -> Statement:
-    """A move as one statement: the conditional update, and only if it found the game at the
-    version seen, the move's insertion at ``seq``.
+@functools.cache
+def change_statement(won: bool, append: bool, cut: bool, tally: bool) -> Statement:
+    """A change as one statement: the conditional update and, only if it found the game at
+    the version seen, the move's insertion at ``seq`` (``append``) and the player's
+    statistics (``tally``: :data:`~reussite.web.storage.TALLY`'s change, in the same
+    transaction since it is the same statement).
 
     When the move cuts the redo line (played after an undo), the line beyond ``seq`` is
     deleted and the move written over the one at ``seq``. The sub-statements of a WITH see
     one snapshot and their order is PostgreSQL's choice, so they touch disjoint rows (``seq
-    > :seq`` deleted, ``seq = :seq`` written with ON CONFLICT), and both only if the update
-    found the game (they read ``u``)."""
-    u = conditional_update(won).returning(games.c.id).cte("u")
+    > :seq`` deleted, ``seq = :seq`` written with ON CONFLICT), and all only if the update
+    found the game (they read ``u``). Its row count is the update's (or the move's)."""
+    update = conditional_update(won)
+    if not append and not tally:
+        return Statement.of(update)
+    u = update.returning(games.c.id, games.c.player_id, games.c.game, games.c.origin).cte("u")
+    ctes = [u]
+    if tally:
+        ctes.append(update_totals(u).cte("t"))
+    if not append:
+        # The games row found is the row counted: a SELECT of the CTE gives its count.
+        return Statement.of(select(u.c.id).add_cte(*ctes))
     rows = select(u.c.id, bindparam("seq", type_=Integer), bindparam("move", type_=String))
     columns = ["game_id", "seq", "move"]
     if not cut:
-        return Statement.of(insert(moves).from_select(columns, rows).add_cte(u))
-    d = delete(moves).where(moves.c.game_id.in_(select(u.c.id)),
-                            moves.c.seq > bindparam("seq")).cte("d")
-    ins = pg_insert(moves).from_select(columns, rows).add_cte(u, d)
+        return Statement.of(insert(moves).from_select(columns, rows).add_cte(*ctes))
+    ctes.append(delete(moves).where(moves.c.game_id.in_(select(u.c.id)),
+                                    moves.c.seq > bindparam("seq")).cte("d"))
+    ins = pg_insert(moves).from_select(columns, rows).add_cte(*ctes)
     return Statement.of(ins.on_conflict_do_update(index_elements=[moves.c.game_id, moves.c.seq],
                                                   set_={"move": ins.excluded.move}))
 
 
-# Every action is one statement in autocommit: one round trip, one commit, atomic as a
-# statement is. An undo, a redo, a restart: the conditional update alone; a move: one of these.
-PG_MOVE, PG_MOVE_WON = _move(won=False, cut=False), _move(won=True, cut=False)
-PG_MOVE_CUT, PG_MOVE_CUT_WON = _move(won=False, cut=True), _move(won=True, cut=True)
+def update_totals(u: Any) -> Any:
+    """The statistics' change of the game updated in ``u`` (its player, game, origin)."""
+    return update(totals).where(totals.c.player_id == u.c.player_id,
+                                totals.c.game == u.c.game,
+                                totals.c.origin == u.c.origin).values(tally_values())
 
 
 _PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
@@ -472,10 +492,11 @@ class PostgresGames(GameStatements):
     for PostgreSQL without blocking the loop (:func:`sqlalchemy.util.await_only`). So many
     actions are in flight at once, and no thread is woken for any of them.
 
-    Every action is one statement (see ``PG_MOVE``). The statements of the actions in flight
-    queue here and go to PostgreSQL in batches: when a connection is free, everything queued
-    (up to :data:`MAX_BATCH`) is sent on it in one write, in pipeline mode, as one transaction
-    (:meth:`PgWire.run_batch`); each statement's result is handed out when that transaction
+    Every action is one statement (:func:`change_statement`). The statements of the
+    actions in flight queue here and go to PostgreSQL in batches: when a connection is free,
+    everything queued (up to :data:`MAX_BATCH`) is sent on it in one write, in pipeline mode,
+    as one transaction (:meth:`PgWire.run_batch`); each statement's result is handed out when
+    that transaction
     is committed, so an action is still answered only once its change is durable. A batch
     costs PostgreSQL one wake-up, one round trip and one commit (one WAL flush) for all its
     statements, where each statement alone cost one of each; and few connections are few
@@ -495,7 +516,11 @@ class PostgresGames(GameStatements):
 
     sql = PG
 
-    def __init__(self, url: str, size: int | None = None, wait: float | None = None) -> None:
+    def __init__(self, url: str, size: int | None = None, wait: float | None = None,
+                 store: Store | None = None) -> None:
+        self.store = store
+        """Where a new game's transaction runs (made when first needed if not given)."""
+        self._url = url
         if size is None:
             size = pg_connections()
         if wait is None:
@@ -706,7 +731,7 @@ class PostgresGames(GameStatements):
         res = await_only(self._submit(stmt, params))
         return [stmt.row(res, i) for i in range(res.ntuples)]
 
-    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+    def _transaction(self, writes: Callable[[Execute, Query], T]) -> T:
         """Here a statement is a transaction of its own (autocommit, in a batch): the writes
         are a single statement (a change, several writes elsewhere, is one here:
         :meth:`commit`)."""
@@ -720,21 +745,40 @@ class PostgresGames(GameStatements):
             rows: int = await_only(self._submit(stmt, params)).command_tuples
             return rows
 
-        return writes(execute)
+        def query(stmt: Statement, params: dict[str, Any]) -> list[Any]:
+            raise AssertionError("no read in a transaction on PostgreSQL's hot path")
+
+        return writes(execute, query)
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
         values, params = commit_values(row, change)
         seq = change.cursor - 1
-        if change.append is None:
-            stmt = PG_UPDATE_WON if change.won else PG_UPDATE
-        else:
+        cut = False
+        if change.append is not None:
             params.update(seq=seq, move=change.append)
-            if row.length <= seq:  # the usual move: nothing to cut
-                stmt = PG_MOVE_WON if change.won else PG_MOVE
-            else:
-                stmt = PG_MOVE_CUT_WON if change.won else PG_MOVE_CUT
+            cut = row.length > seq  # the usual move has nothing to cut
+        stmt = change_statement(change.won, change.append is not None, cut,
+                                change.tally is not None)
         res = await_only(self._submit(stmt, params))
         return row_after(row, values) if res.command_tuples == 1 else None
+
+    # A new game's transaction (a read, then writes that depend on it) is not one statement:
+    # it runs through the store, in a thread, the event loop free meanwhile. A game is dealt
+    # far less often than a move is played.
+
+    def create_game(self, new: NewGame, max_in_play: int) -> GameRow:
+        row: GameRow = await_only(asyncio.to_thread(self._store().create_game, new,
+                                                    max_in_play))
+        return row
+
+    def take_pooled(self, game: str) -> int | None:
+        number: int | None = await_only(asyncio.to_thread(self._store().take_pooled, game))
+        return number
+
+    def _store(self) -> Store:
+        if self.store is None:
+            self.store = Store(self._url)
+        return self.store
 
 
 class _Worker(greenlet.greenlet):  # type: ignore[misc]

@@ -103,12 +103,19 @@ class Names(BaseModel):
 class Scores(BaseModel):
     standard: int = Field(description="Standard scoring (never below 0)")
     vegas: int = Field(description="Vegas scoring: -52 for the deal, +5 a card on a foundation")
+NUMBER_SHOWN = ("The deal number; null while a deal the site chose is in play (shown once "
+                "the game is over)")
+ENDED = ("How the game ended the first time: won, lost (stuck at the clear end), abandoned "
+         "(another game of its kind dealt); null while in play")
+ORIGIN = "How the deal was chosen: random, winnable (the site's proven deals), number"
 
 
 class GameView(BaseModel):
     id: str
     game: str
-    number: int
+    number: int | None = Field(description=NUMBER_SHOWN)
+    origin: Literal["random", "winnable", "number"] = Field(description=ORIGIN)
+    ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
     version: int
     status: Literal["playing", "won", "lost"]
     piles: dict[str, list[CardEntry]]
@@ -142,8 +149,9 @@ class GameView(BaseModel):
 class GameSummary(BaseModel):
     id: str
     game: str
-    number: int
+    number: int | None = Field(description=NUMBER_SHOWN)
     status: Literal["playing", "won", "lost"]
+    ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
     moves: int
     updated_at: str = Field(description="ISO 8601, UTC")
 
@@ -171,9 +179,11 @@ class Hint(BaseModel):
 
 class GameStats(BaseModel):
     game: str
+    origin: Literal["random", "winnable", "number"] = Field(description=ORIGIN)
     name: str
     played: int
     won: int
+    lost: int = Field(description="Games ended lost: stuck at the clear end, or abandoned")
     win_percent: float | None
     current_streak: int
     best_streak: int

@@ -256,10 +256,8 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
 @router.get("/stats", response_class=HTMLResponse)
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    rows = player_stats(await run_in_threadpool(tables(request).store.player_games, player))
-    # A game dealt and never played has no line of its own in the table.
-    return render(request, "stats.html",
-                  stats=[(CATALOGUE[s["game"]], s) for s in rows if s["played"]])
+    rows = player_stats(await run_in_threadpool(tables(request).store.player_totals, player))
+    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
 
 
 @router.post("/feedback")

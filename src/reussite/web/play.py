@@ -11,6 +11,7 @@ turn.
 from __future__ import annotations
 
 import copy
+import os
 import re
 import secrets
 import threading
@@ -18,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reussite.deals import check_deal_number
+from reussite.deals import MAX_DEAL_NUMBER, check_deal_number
 from reussite.engine import (
     FLIP,
     REDEAL,
@@ -33,11 +34,20 @@ from reussite.games import get_game
 from reussite.solver.hints import Hint
 from reussite.web import hintpool
 from reussite.web.i18n import N_
-from reussite.web.storage import Change, GameRow, GameStore, Store, now_ms
+from reussite.web.storage import (
+    Change,
+    GameRow,
+    GameStore,
+    NewGame,
+    Store,
+    Tally,
+    now_ms,
+)
 from reussite.winnable import winnable_numbers
 
-RANDOM_DEAL_LIMIT = 1_000_000_000
-"""Random deal numbers stay below this: short enough to read out and type."""
+MAX_GAMES_IN_PLAY = 50
+"""The games a player may keep in play (``REUSSITE_MAX_GAMES_IN_PLAY``); beyond it, dealing a
+game abandons the one left untouched the longest."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """The shape of a game id (``secrets.token_urlsafe``)."""
 IDLE_CAP_MS = 120_000
@@ -51,12 +61,43 @@ def idle_ms(row: GameRow, t: int) -> int:
     return 0 if row.paused else max(0, min(t - row.updated_at, IDLE_CAP_MS))
 
 
+def max_games_in_play() -> int:
+    """``REUSSITE_MAX_GAMES_IN_PLAY`` (a whole number, at least 1), else
+    :data:`MAX_GAMES_IN_PLAY`."""
+    value = os.environ.get("REUSSITE_MAX_GAMES_IN_PLAY", "").strip()
+    if not value:
+        return MAX_GAMES_IN_PLAY
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"REUSSITE_MAX_GAMES_IN_PLAY must be a whole number from 1, "
+                         f"not {value!r}")
+    return int(value)
+
+
+def tally_of(row: GameRow, *, first_move: bool, ended: str | None, cursor: int,
+             elapsed_ms: int, used_undo: bool) -> Tally | None:
+    """What a change of ``row`` adds to the player's statistics (docs/statistics.md): the
+    game counts as played from its first move; its first end counts once, a win with its
+    time, moves and help, a loss (stuck at the clear end) as a loss."""
+    played = 1 if first_move else 0
+    if ended == "won":
+        aided = used_undo or row.used_hint
+        return Tally(played=played, won=1, ms=elapsed_ms, moves=cursor, undo=int(used_undo),
+                     hint=int(row.used_hint), unaided=int(not aided))
+    if ended is not None and (played or row.length > 0):
+        return Tally(played=played, lost=1)
+    return Tally(played=1) if played else None
+
+
 class NotFound(LookupError):
     """No such game for this player (another player's game is not found either)."""
 
 
 class Conflict(Exception):
     """The game has changed since the version the player saw."""
+
+
+class Over(Conflict):
+    """The game has ended for good (abandoned): it takes no more actions."""
 
 
 class Refused(ValueError):
@@ -146,8 +187,10 @@ class Outcome:
 class Tables:
     """The games of every player, stored in a :class:`Store`."""
 
-    def __init__(self, store: Store, cache_size: int = 4096) -> None:
+    def __init__(self, store: Store, cache_size: int = 4096,
+                 max_in_play: int | None = None) -> None:
         self.store = store
+        self.max_in_play = max_games_in_play() if max_in_play is None else max_in_play
         self.db: GameStore = store
         """Where a game's row and line are read and its changes committed (the store, or the
         hot path's driver-level statements: :mod:`reussite.web.hotdb`)."""
@@ -200,21 +243,32 @@ class Tables:
 
     def new_game(self, player: str, game: str, number: int | None,
                  winnable: bool = False) -> Outcome:
+        """Deal a game: the deal the player named (its number shown), else one drawn by the
+        site whose number stays secret until the game is over: a proven-winnable one from the
+        site's pool (``winnable``), else any of the 2**64 deals."""
         rules = get_game(game)  # raises UnknownGameError
+        origin, secret = "random", True
         if number is not None:
             check_deal_number(number)
+            origin, secret = "number", False
         elif winnable:
-            numbers = winnable_numbers(game)
-            if not numbers:
-                raise Refused(f"No deal of {rules.name} has been proved winnable yet;"
-                              " start a game without 'winnable'")
-            number = numbers[secrets.randbelow(len(numbers))]
+            origin = "winnable"
+            number = self.db.take_pooled(game)
+            if number is None:
+                # The pool is empty: a deal of the shipped public list, whose number anyone
+                # can read there, so it is shown from the start.
+                numbers = winnable_numbers(game)
+                if not numbers:
+                    raise Refused(f"No deal of {rules.name} has been proved winnable yet;"
+                                  " start a game without 'winnable'")
+                number, secret = numbers[secrets.randbelow(len(numbers))], False
         else:
-            number = secrets.randbelow(RANDOM_DEAL_LIMIT)
+            number = secrets.randbelow(MAX_DEAL_NUMBER + 1)
         pos = Position.deal(rules, number)
         legal = pos.raw_moves()
-        row = self.db.create_game(secrets.token_urlsafe(12), player, game, number,
-                                     pos.status(legal))
+        new = NewGame(secrets.token_urlsafe(12), player, game, number, pos.status(legal),
+                      origin, secret)
+        row = self.db.create_game(new, self.max_in_play)
         self.cache.put(row, pos, [], legal)
         return Outcome(row, pos, [], legal)
 
@@ -236,13 +290,16 @@ class Tables:
         cached = self.cache.take(game_id)
         if cached is not None:
             row, pos, line, legal = cached
-            if row.player_id == player and row.version == version:
+            if row.player_id == player and row.version == version and not row.final:
                 return Loaded(row, pos, line, from_cache=True, legal=legal)
             self.cache.put(row, pos, line, legal)
         lo = self._load(player, game_id)
         if lo.row.version != version:
             self.cache.put(lo.row, lo.pos, lo.line, lo.legal)
             raise Conflict(game_id)
+        if lo.row.final:
+            self.cache.put(lo.row, lo.pos, lo.line, lo.legal)
+            raise Over(game_id)
         return lo
 
     def _refuse(self, lo: Loaded, sentence: str) -> Refused:
@@ -262,11 +319,18 @@ class Tables:
         row = lo.row
         legal = lo.pos.raw_moves()
         status = lo.pos.status(legal)
-        return Change(cursor=cursor, length=length, status=status,
-                      elapsed_ms=row.elapsed_ms + idle_ms(row, now_ms()),
-                      used_undo=row.used_undo or undo, used_hint=row.used_hint,
-                      append=append, won=status == "won" and row.won_at is None,
-                      restart_cursor=restart_cursor, paused=paused), legal
+        used_undo = row.used_undo or undo
+        elapsed = row.elapsed_ms + idle_ms(row, now_ms())
+        ended = row.ended
+        if ended is None and status != "playing":
+            ended = status  # its first end: won, or stuck at the clear end (lost)
+        tally = tally_of(row, first_move=append is not None and row.length == 0,
+                         ended=ended if row.ended is None else None, cursor=cursor,
+                         elapsed_ms=elapsed, used_undo=used_undo)
+        return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
+                      used_undo=used_undo, used_hint=row.used_hint, append=append,
+                      won=status == "won" and row.won_at is None, ended=ended,
+                      tally=tally, restart_cursor=restart_cursor, paused=paused), legal
 
     def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)

@@ -43,12 +43,17 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
     false,
+    func,
     insert,
+    literal_column,
+    null,
     or_,
     select,
     text,
@@ -92,12 +97,60 @@ games = Table(
     Column("won_ms", BigInteger, nullable=True),
     Column("won_used_undo", Boolean, nullable=True),
     Column("won_used_hint", Boolean, nullable=True),
+    # How the deal was chosen (ORIGINS), and whether its number stays hidden until the game
+    # is over (a deal the site chose for a game with hidden cards).
+    Column("origin", String(8), nullable=False),
+    Column("secret", Boolean, nullable=False),
+    # How the game ended (ENDINGS), the first time; NULL while it is in play.
+    Column("ended", String(10), nullable=True),
     # The cursor a restart left (one undo brings the game back there); null after any other
     # action.
     Column("restart_cursor", Integer, nullable=True),
     # The game's clock is stopped: the spell since ``updated_at`` adds no time.
     Column("paused", Boolean, nullable=False, server_default=false()),
     Index("ix_games_player_updated", "player_id", "updated_at"),
+    Index("ix_games_player_ended", "player_id", "ended"),
+    Index("ix_games_ended_updated", "ended", "updated_at"),
+)
+
+ORIGINS = ("random", "winnable", "number")
+"""How a game's deal was chosen: at random by the site, from the site's proven-winnable deals,
+or by its number, by the player. (A daily deal and its practice will be origins of their
+own.) The statistics count each origin apart (docs/statistics.md)."""
+ENDINGS = ("won", "lost", "abandoned")
+"""How a game ends, the first time it does: won, stuck at the clear end (lost), or abandoned
+(another game of its kind dealt while it was in play, pushed out by the bound on games in
+play, or left unplayed). A given-up game will read ``resigned``."""
+FINAL = frozenset({"abandoned"})
+"""Endings after which the game takes no more actions (``resigned`` will be one)."""
+
+totals = Table(
+    "totals", metadata,
+    # A player's running statistics of one game and origin, changed in the same transaction
+    # as the game whose event changes them (reussite.web.stats says what counts).
+    Column("player_id", String(64), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("origin", String(8), nullable=False),
+    Column("played", Integer, nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("lost", Integer, nullable=False),
+    Column("current_streak", Integer, nullable=False),
+    Column("best_streak", Integer, nullable=False),
+    Column("best_ms", BigInteger, nullable=True),
+    Column("fewest_moves", Integer, nullable=True),
+    Column("wins_with_undo", Integer, nullable=False),
+    Column("wins_with_hint", Integer, nullable=False),
+    Column("wins_unaided", Integer, nullable=False),
+    PrimaryKeyConstraint("player_id", "game", "origin", name="pk_totals"),
+)
+
+deal_pool = Table(
+    "deal_pool", metadata,
+    # Secret deal numbers the solver proved winnable, each dealt once and then deleted.
+    Column("game", String(32), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("game", "number", name="pk_deal_pool"),
 )
 
 moves = Table(
@@ -150,7 +203,7 @@ GET_GAME = select(games).where(games.c.id == bindparam("gid"),
 LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
-            "updated_at", "restart_cursor", "paused")
+            "updated_at", "ended", "restart_cursor", "paused")
 """The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
 _WON = ("won_at", "won_moves", "won_ms")
 """The columns the first win writes too (``won_used_*`` are made from the flags)."""
@@ -177,6 +230,36 @@ def conditional_update(won: bool) -> Update:
                                games.c.version == bindparam("seen")).values(change_values(won))
 
 
+ZERO: Any = literal_column("0")
+"""Constants written into the statements' SQL (a driver's SQL takes named parameters only)."""
+
+
+def _tally_param(name: str, type_: Any = Integer) -> Any:
+    return bindparam(f"t_{name}", type_=type_)
+
+
+def tally_values() -> dict[str, Any]:
+    """The SET clause that adds a :class:`Tally` (``t_*`` parameters) to a row of ``totals``:
+    counts added, the streak grown by a win or ended by a loss, the bests kept."""
+    t = totals.c
+    lost, won = _tally_param("lost"), _tally_param("won")
+    ms, moves = _tally_param("ms", BigInteger), _tally_param("moves")
+    run = t.current_streak + won
+    return {
+        "played": t.played + _tally_param("played"), "won": t.won + won,
+        "lost": t.lost + lost,
+        "current_streak": case((lost > ZERO, ZERO), else_=run),
+        "best_streak": case((and_(lost == ZERO, run > t.best_streak), run),
+                            else_=t.best_streak),
+        "best_ms": case((or_(t.best_ms.is_(None), ms < t.best_ms), ms), else_=t.best_ms),
+        "fewest_moves": case((or_(t.fewest_moves.is_(None), moves < t.fewest_moves), moves),
+                             else_=t.fewest_moves),
+        "wins_with_undo": t.wins_with_undo + _tally_param("undo"),
+        "wins_with_hint": t.wins_with_hint + _tally_param("hint"),
+        "wins_unaided": t.wins_unaided + _tally_param("unaided"),
+    }
+
+
 UPDATE = conditional_update(won=False)
 UPDATE_WON = conditional_update(won=True)
 CUT_LINE = delete(moves).where(moves.c.game_id == bindparam("gid"),
@@ -193,9 +276,41 @@ UNFINISHED = select(games).where(
 """A player's games still being played, newest first (the catalogue offers to resume them;
 SQLite's SQL for a LIMIT parameter has an OFFSET parameter too, so both are named)."""
 
+TALLY = update(totals).where(totals.c.player_id == bindparam("pid"),
+                             totals.c.game == bindparam("t_game"),
+                             totals.c.origin == bindparam("t_origin")).values(tally_values())
+IN_PLAY = select(games.c.id, games.c.game).where(
+    games.c.player_id == bindparam("pid"), games.c.ended.is_(None)).order_by(
+    games.c.updated_at.desc(), games.c.id)
+"""A player's games in play, the most recently changed first (as many as the bound allows)."""
+ABANDON = update(games).where(games.c.id == bindparam("gid"), games.c.ended.is_(None)).values(
+    ended=literal_column("'abandoned'"), status=literal_column("'lost'"),
+    version=games.c.version + literal_column("1"),
+    updated_at=bindparam("now", type_=BigInteger)).returning(
+    games.c.game, games.c.origin, games.c.length)
+"""A game in play ended as abandoned (its version moves on: an action begun on it is a 409);
+its game, origin and whether it was played, for the statistics."""
+PLAYER_TOTALS = select(totals).where(totals.c.player_id == bindparam("pid"))
+"""A player's statistics: as many rows as games and origins they dealt, whatever the number
+of their games (tests/web/test_stats.py reads PostgreSQL's plan of it)."""
+TAKE_POOLED = select(deal_pool.c.number).where(deal_pool.c.game == bindparam("game"))
+"""The pool's deals of a game (a few: :data:`reussite.web.pool.POOL_SIZE`)."""
+RETIRE_POOLED = delete(deal_pool).where(deal_pool.c.game == bindparam("game"),
+                                        deal_pool.c.number == bindparam("number"))
+
+
+def _add_totals(dialect: str) -> Any:
+    """A player's row of ``totals`` for a game and origin, made with zeros if missing."""
+    ins = (pg_insert if dialect == "postgresql" else sqlite_insert)(totals).values(
+        player_id=bindparam("pid"), game=bindparam("t_game"), origin=bindparam("t_origin"),
+        **{c.name: ZERO for c in totals.c
+           if isinstance(c.type, Integer) and not c.nullable},
+        best_ms=null(), fewest_moves=null())
+    return ins.on_conflict_do_nothing(index_elements=["player_id", "game", "origin"])
+
 
 class Sql(NamedTuple):
-    """The game statements as one driver runs them: SQLAlchemy's (:data:`STATEMENTS`), or
+    """The game statements as one driver runs them: SQLAlchemy's (:func:`statements`), or
     their SQL compiled for a driver (:func:`compiled`)."""
 
     get_game: Any
@@ -207,15 +322,24 @@ class Sql(NamedTuple):
     create: Any
     mark_hint: Any
     unfinished: Any
+    tally: Any
+    in_play: Any
+    abandon: Any
+    add_totals: Any
+    take_pooled: Any
+    retire_pooled: Any
 
 
-STATEMENTS = Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT,
-                 UNFINISHED)
+def statements(dialect: str) -> Sql:
+    """The game statements for ``dialect`` ("sqlite" or "postgresql")."""
+    return Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT,
+               UNFINISHED, TALLY, IN_PLAY, ABANDON, _add_totals(dialect), TAKE_POOLED,
+               RETIRE_POOLED)
 
 
 def compiled(dialect: Dialect) -> Sql:
-    """:data:`STATEMENTS` as SQL text for ``dialect`` (with its parameter style)."""
-    return Sql(*(str(stmt.compile(dialect=dialect)) for stmt in STATEMENTS))
+    """The statements as SQL text for ``dialect`` (with its parameter style)."""
+    return Sql(*(str(stmt.compile(dialect=dialect)) for stmt in statements(dialect.name)))
 
 
 clock: Callable[[], float] = time.time
@@ -248,8 +372,21 @@ class GameRow:
     won_ms: int | None
     won_used_undo: bool | None
     won_used_hint: bool | None
+    origin: str
+    secret: bool
+    ended: str | None
     restart_cursor: int | None = None
     paused: bool = False
+
+    @property
+    def shown_number(self) -> int | None:
+        """The deal number as the player may see it: None while a secret deal is in play."""
+        return None if self.secret and self.ended is None else self.number
+
+    @property
+    def final(self) -> bool:
+        """The game takes no more actions (abandoned)."""
+        return self.ended in FINAL
 
     @classmethod
     def from_values(cls, v: Any) -> GameRow:
@@ -258,7 +395,7 @@ class GameRow:
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
                    None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]),
-                   v[18], bool(v[19]))
+                   v[18], bool(v[19]), v[20], v[21], bool(v[22]))
 
 
 assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
@@ -278,10 +415,35 @@ class Change:
     """A move written at ``seq = cursor - 1`` (the line beyond it is cut first)."""
     won: bool = False
     """The game has just been won for the first time."""
+    ended: str | None = None
+    """How the game ended, the first time (the row's, or the one this change makes)."""
+    tally: Tally | None = None
+    """What this change adds to the player's statistics (the first move, the first end)."""
     restart_cursor: int | None = None
     """After a restart: the cursor it left (see ``games.restart_cursor``)."""
     paused: bool = False
     """The game's clock stops (until the next change)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What one event adds to a player's row of ``totals`` (:func:`tally_values`)."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    ms: int | None = None
+    """A win's time (the best time is kept)."""
+    moves: int | None = None
+    """A win's moves (the fewest are kept)."""
+    undo: int = 0
+    hint: int = 0
+    unaided: int = 0
+
+    def params(self) -> dict[str, Any]:
+        return {"t_played": self.played, "t_won": self.won, "t_lost": self.lost,
+                "t_ms": self.ms, "t_moves": self.moves, "t_undo": self.undo,
+                "t_hint": self.hint, "t_unaided": self.unaided}
 
 
 _NEW = {k: f"new_{k}" for k in (*_CHANGED, *_WON)}
@@ -295,13 +457,16 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
     values: dict[str, Any] = dict(
         version=row.version + 1, cursor=change.cursor, length=change.length,
         status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
-        elapsed_ms=change.elapsed_ms, updated_at=t, restart_cursor=change.restart_cursor,
-        paused=change.paused)
+        elapsed_ms=change.elapsed_ms, updated_at=t, ended=change.ended,
+        restart_cursor=change.restart_cursor, paused=change.paused)
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
                       won_used_undo=change.used_undo, won_used_hint=change.used_hint)
     params = {_NEW[k]: v for k, v in values.items() if k in _NEW}
     params.update(gid=row.id, seen=row.version)
+    if change.tally is not None:
+        params.update(change.tally.params(), pid=row.player_id, t_game=row.game,
+                      t_origin=row.origin)
     return values, params
 
 
@@ -318,18 +483,31 @@ def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
         values["won_ms"] if won else row.won_ms,
         bool(values["won_used_undo"]) if won else row.won_used_undo,
         bool(values["won_used_hint"]) if won else row.won_used_hint,
-        values["restart_cursor"], values["paused"])
+        row.origin, row.secret, values["ended"], values["restart_cursor"], values["paused"])
 
 
-def new_game_values(game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> dict[str, Any]:
-    """The row of a game just dealt."""
-    t = now_ms()
-    return dict(id=game_id, player_id=player_id, game=game, number=str(number), version=0,
-                cursor=0, length=0, status=status, used_undo=False, used_hint=False,
-                elapsed_ms=0, created_at=t, updated_at=t, won_at=None, won_moves=None,
-                won_ms=None, won_used_undo=None, won_used_hint=None, restart_cursor=None,
-                paused=False)
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game about to be dealt: its row's first values."""
+
+    id: str
+    player_id: str
+    game: str
+    number: int
+    status: str
+    origin: str = "random"
+    secret: bool = False
+
+    def values(self) -> dict[str, Any]:
+        """The row of the game just dealt (a deal with no move left has ended already)."""
+        t = now_ms()
+        return dict(id=self.id, player_id=self.player_id, game=self.game,
+                    number=str(self.number), version=0, cursor=0, length=0,
+                    status=self.status, used_undo=False, used_hint=False, elapsed_ms=0,
+                    created_at=t, updated_at=t, won_at=None, won_moves=None, won_ms=None,
+                    won_used_undo=None, won_used_hint=None, origin=self.origin,
+                    secret=self.secret, ended=None if self.status == "playing" else self.status,
+                    restart_cursor=None, paused=False)
 
 
 HISTORY_SCAN = 200
@@ -344,25 +522,14 @@ class Kept(Protocol):
     def id(self) -> str: ...
 
     @property
-    def game(self) -> str: ...
-
-    @property
-    def status(self) -> str: ...
+    def ended(self) -> str | None: ...
 
 
-def games_in_play(newest_first: Iterable[Kept]) -> set[str]:
-    """The ids of the games in play among a player's games (listed newest first by
-    ``updated_at``): of each kind of game, the newest one, if it is still being played. It is
-    the game the table resumes; an older game still "playing" was left for a newer one (the
-    history calls it abandoned), and a reset of the statistics removes it."""
-    seen: set[str] = set()
-    playing: set[str] = set()
-    for r in newest_first:
-        if r.game not in seen:
-            seen.add(r.game)
-            if r.status == "playing":
-                playing.add(r.id)
-    return playing
+def games_in_play(rows: Iterable[Kept]) -> set[str]:
+    """The ids of the games in play among ``rows``: those that have not ended (a game left
+    for a newer one of its kind was ended as abandoned when that one was dealt). A reset of the
+    statistics keeps them."""
+    return {r.id for r in rows if r.ended is None}
 
 
 DEFAULT_SQLITE_PATH = Path("data") / "reussite.sqlite3"
@@ -386,17 +553,29 @@ class GameStore(Protocol):
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None: ...
 
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow: ...
+    def create_game(self, new: NewGame, max_in_play: int) -> GameRow: ...
 
     def mark_hint(self, row: GameRow) -> None: ...
 
     def unfinished(self, player_id: str, most: int) -> list[GameRow]: ...
 
+    def take_pooled(self, game: str) -> int | None: ...
+
 
 Execute = Callable[[Any, dict[str, Any]], int]
 """Run one statement (of a :class:`Sql`) with its parameters in the transaction under way;
 its row count."""
+Query = Callable[[Any, dict[str, Any]], list[Any]]
+"""Run one statement that returns rows in the transaction under way; its rows."""
+
+
+def abandoning(in_play: list[Any], game: str, max_in_play: int) -> list[str]:
+    """Which of a player's games in play (id, game; the most recently changed first) a new
+    game of ``game`` abandons: the one of the same game, and the oldest beyond the bound
+    (the new game is one of the ``max_in_play``)."""
+    out = [r[0] for r in in_play if r[1] == game]
+    others = [r[0] for r in in_play if r[1] != game]
+    return out + others[max(0, max_in_play - 1):]
 
 
 class GameStatements:
@@ -414,9 +593,9 @@ class GameStatements:
         """Every row of a read."""
         raise NotImplementedError
 
-    def _transaction(self, writes: Callable[[Execute], T]) -> T:
-        """``writes(execute)`` in one write transaction, committed unless it returns None
-        (then rolled back)."""
+    def _transaction(self, writes: Callable[[Execute, Query], T]) -> T:
+        """``writes(execute, query)`` in one write transaction, committed unless it returns
+        None (then rolled back)."""
         raise NotImplementedError
 
     def get_game(self, game_id: str, player_id: str) -> GameRow | None:
@@ -433,11 +612,12 @@ class GameStatements:
             self.sql.unfinished, {"pid": player_id, "status": "playing", "most": most, "skip": 0})]
 
     def commit(self, row: GameRow, change: Change) -> GameRow | None:
-        """Apply ``change`` if the game is still at ``row.version``; None on a conflict."""
+        """Apply ``change`` if the game is still at ``row.version``; None on a conflict. The
+        player's statistics change in the same transaction."""
         values, params = commit_values(row, change)
         sql = self.sql
 
-        def writes(execute: Execute) -> GameRow | None:
+        def writes(execute: Execute, _query: Query) -> GameRow | None:
             # The conditional UPDATE comes first: it takes the row's write lock, so the
             # version test and the writes below are one indivisible step.
             if execute(sql.update_won if change.won else sql.update, params) != 1:
@@ -447,20 +627,58 @@ class GameStatements:
                 if row.length > seq:
                     execute(sql.cut_line, {"gid": row.id, "seq": seq})
                 execute(sql.append, {"gid": row.id, "seq": seq, "move": change.append})
+            if change.tally is not None:
+                execute(sql.tally, params)
             return row_after(row, values)
 
         return self._transaction(writes)
 
-    def create_game(self, game_id: str, player_id: str, game: str, number: int,
-                    status: str) -> GameRow:
-        values = new_game_values(game_id, player_id, game, number, status)
-        self._transaction(lambda execute: execute(self.sql.create, values))
+    def create_game(self, new: NewGame, max_in_play: int) -> GameRow:
+        """Deal a game: in one transaction, the player's game of the same kind in play and the
+        oldest games beyond ``max_in_play`` are abandoned (a played one counts as lost), the
+        statistics' row is made if missing, and the game is written."""
+        values = new.values()
+        sql = self.sql
+
+        def writes(execute: Execute, query: Query) -> bool:
+            lost: dict[tuple[str, str], int] = {}
+            for gid in abandoning(query(sql.in_play, {"pid": new.player_id}), new.game,
+                                  max_in_play):
+                for game, origin, length in query(sql.abandon, {"gid": gid, "now": now_ms()}):
+                    if length > 0:
+                        lost[game, origin] = lost.get((game, origin), 0) + 1
+            execute(sql.add_totals, {"pid": new.player_id, "t_game": new.game,
+                                     "t_origin": new.origin})
+            for (game, origin), n in lost.items():
+                execute(sql.tally, {**Tally(lost=n).params(), "pid": new.player_id,
+                                    "t_game": game, "t_origin": origin})
+            execute(sql.create, values)
+            return True
+
+        self._transaction(writes)
         return GameRow.from_values([values[c] for c in GAME_COLUMNS])
 
     def mark_hint(self, row: GameRow) -> None:
         """Note that a hint was shown (the position and its version do not change)."""
         if not row.used_hint:
-            self._transaction(lambda execute: execute(self.sql.mark_hint, {"gid": row.id}))
+            self._transaction(lambda execute, _q: execute(self.sql.mark_hint, {"gid": row.id}))
+
+    def take_pooled(self, game: str) -> int | None:
+        """A secret proven-winnable deal of ``game`` from the pool, retired as it is taken
+        (None when the pool has none)."""
+        sql = self.sql
+
+        def writes(execute: Execute, query: Query) -> list[int]:
+            for _ in range(8):  # another process may take the same one first: another
+                found = query(sql.take_pooled, {"game": game})
+                if not found:
+                    break
+                if execute(sql.retire_pooled, {"game": game, "number": found[0][0]}) == 1:
+                    return [int(found[0][0])]
+            return []
+
+        taken = self._transaction(writes)
+        return taken[0] if taken else None
 
 
 def sqlite_busy_ms() -> int:
@@ -558,12 +776,11 @@ def make_engine(url: str) -> Engine:
 class Store(GameStatements):
     """Every read and write the web site makes, each in its own short transaction."""
 
-    sql = STATEMENTS
-
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.dialect = self.engine.dialect.name
+        self.sql = statements(self.dialect)
         # SQLite lets one writer in at a time and makes the others wait in its busy handler,
         # which sleeps up to 100 ms a turn: under load, writes queue here instead, in order.
         # (Several processes on one SQLite file still meet in the busy handler.)
@@ -673,9 +890,10 @@ class Store(GameStatements):
         with self.engine.connect() as conn:
             return list(conn.execute(stmt, params).all())
 
-    def _transaction(self, writes: Callable[[Execute], T]) -> T:
+    def _transaction(self, writes: Callable[[Execute, Query], T]) -> T:
         with self._writing() as conn:
-            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount)
+            result = writes(lambda stmt, params: conn.execute(stmt, params).rowcount,
+                            lambda stmt, params: list(conn.execute(stmt, params).all()))
             if result is None:
                 conn.rollback()
             return result
@@ -691,12 +909,27 @@ class Store(GameStatements):
         with self.engine.connect() as conn:
             return [GameRow.from_values(r) for r in conn.execute(q)]
 
-    def player_games(self, player_id: str) -> list[GameRow]:
-        """Every game of a player, oldest first (for the statistics)."""
-        q = select(games).where(games.c.player_id == player_id).order_by(
-            games.c.created_at, games.c.id)
+    def player_totals(self, player_id: str) -> list[Any]:
+        """A player's rows of ``totals`` (one per game and origin they dealt)."""
         with self.engine.connect() as conn:
-            return [GameRow.from_values(r) for r in conn.execute(q)]
+            return list(conn.execute(PLAYER_TOTALS, {"pid": player_id}).mappings())
+
+    # ------------------------------------------------------------------ the deal pool
+
+    def pool_count(self, game: str) -> int:
+        """How many secret winnable deals of ``game`` wait in the pool."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(
+                deal_pool.c.game == game)).scalar_one())
+
+    def add_pooled(self, game: str, number: int) -> bool:
+        """Put a proven-winnable deal in the pool (False if it is there already)."""
+        ins = (pg_insert if self.dialect == "postgresql" else sqlite_insert)(deal_pool)
+        with self._writing() as conn:
+            # The row it wrote, if any (a row count says 1 on PostgreSQL either way).
+            return conn.execute(ins.values(game=game, number=str(number), created_at=now_ms())
+                                .on_conflict_do_nothing(index_elements=["game", "number"])
+                                .returning(deal_pool.c.number)).first() is not None
 
     def history_rows(self, player_id: str, game: str | None) -> list[GameRow]:
         """The player's newest games (of ``game``, or of every game), newest first by
@@ -716,8 +949,8 @@ class Store(GameStatements):
 
         The statistics and the history are read from these rows, so both start afresh."""
         started = now_ms()
-        q = select(games.c.id, games.c.game, games.c.status).where(
-            games.c.player_id == player_id)
+        q = select(games.c.id, games.c.ended, games.c.length, games.c.game,
+                   games.c.origin).where(games.c.player_id == player_id)
         if game is not None:
             q = q.where(games.c.game == game)
         q = q.order_by(games.c.updated_at.desc())
@@ -731,6 +964,17 @@ class Store(GameStatements):
                 deleted += conn.execute(delete(games).where(
                     games.c.player_id == player_id, games.c.id.in_(chunk),
                     games.c.updated_at <= started)).rowcount
+            # The running totals start afresh too, counting the games kept in play that were
+            # played already (their end adds the rest, as it would have).
+            gone = delete(totals).where(totals.c.player_id == player_id)
+            conn.execute(gone if game is None else gone.where(totals.c.game == game))
+            add = statements(self.dialect)
+            for r in rows:
+                if r.id in keep and r.length > 0:
+                    params = dict(Tally(played=1).params(), pid=player_id, t_game=r.game,
+                                  t_origin=r.origin)
+                    conn.execute(add.add_totals, params)
+                    conn.execute(add.tally, params)
             return deleted
 
     # ------------------------------------------------------------------ feedback

@@ -22,18 +22,22 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     the piles already made, else :meth:`Position.player_view`; ``legal``: the legal moves
     already made, else each ``Move.to_json()``)."""
     raw = pos.raw_moves() if raw is None else raw
-    if legal is None:
-        legal = [pos.to_move(m).to_json() for m in raw]
     status = pos.status(raw)
+    final = row.final
+    if final:  # an abandoned game: lost, and no move taken any more
+        status, legal = "lost", []
+    elif legal is None:
+        legal = [pos.to_move(m).to_json() for m in raw]
     rules = pos.rules
     both = scores(pos)
     finish = finishing_line(pos, raw) if status == "playing" else None
     return {
-        "id": row.id, "game": row.game, "number": row.number, "version": row.version,
+        "id": row.id, "game": row.game, "number": row.shown_number, "origin": row.origin,
+        "ended": row.ended, "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
-        "can_undo": row.cursor > 0 or row.restart_cursor is not None,
-        "can_redo": row.cursor < row.length,
+        "can_undo": (row.cursor > 0 or row.restart_cursor is not None) and not final,
+        "can_redo": row.cursor < row.length and not final,
         "moves": pos.moves_played, "score": pos.score,
         "scores": None if both is None else {"standard": both.standard, "vegas": both.vegas},
         "redeals_left": pos.redeals_left,

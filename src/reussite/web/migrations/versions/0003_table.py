@@ -5,14 +5,14 @@ after any other action). ``paused``: the game's clock is stopped; the spell sinc
 ``updated_at`` adds no time.
 
 Revision ID: 0003
-Revises: 0001 (to be chained after 0002 at merge)
+Revises: 0002
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

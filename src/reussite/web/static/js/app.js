@@ -478,9 +478,11 @@ function updateChrome() {
   els.undo.disabled = !v.can_undo;
   els.redo.disabled = !v.can_redo;
   // The box shows the deal on the table, but what is being typed in it stays while moves go.
-  if (document.activeElement !== els.number || els.number.dataset.shown !== v.number) {
-    els.number.value = v.number;
-    els.number.dataset.shown = v.number;
+  // A deal the site chose keeps its number secret (null) until the game is over.
+  const shown = v.number ?? "";
+  if (document.activeElement !== els.number || els.number.dataset.shown !== shown) {
+    els.number.value = shown;
+    els.number.dataset.shown = shown;
     els.number.removeAttribute("aria-invalid");
   }
   els.moves.textContent = String(v.moves ?? 0);
@@ -501,12 +503,11 @@ function updateChrome() {
   root.dataset.status = v.status;
   root.dataset.version = String(v.version);
   root.dataset.gameUid = v.id;
-  root.dataset.number = v.number;
+  root.dataset.number = shown;
   root.classList.toggle("won", v.status === "won");
   showBanner(v.status);
-  const url = new URL(window.location.href);
-  if (url.searchParams.get("number") !== v.number || history.state?.id !== v.id) {
-    url.searchParams.set("number", v.number);
+  const url = addressOf(v);
+  if (url.href !== window.location.href || history.state?.id !== v.id) {
     history.replaceState({ id: v.id }, "", url);
   }
   clearMarks();
@@ -756,14 +757,26 @@ async function startGame(options, userAsked) {
     if (options.number !== undefined) body.number = options.number;
     else if (settings.winnableOnly) body.winnable = true;
     const v = await newGame(body);
-    if (userAsked) {
-      const url = new URL(window.location.href);
-      url.searchParams.set("number", v.number);
-      history.pushState({ id: v.id }, "", url);
-    }
+    if (userAsked) history.pushState({ id: v.id }, "", addressOf(v));
     show(v);
     if (settings.sound) playSound("deal");
   });
+}
+
+/**
+ * The page's address for a game: its deal number when the view carries it (a link that deals
+ * it again), else the game's own id (a secret deal: its number is not shown until the end).
+ */
+function addressOf(v) {
+  const url = new URL(window.location.href);
+  if (v.number === null || v.number === undefined) {
+    url.searchParams.delete("number");
+    url.searchParams.set("id", v.id);
+  } else {
+    url.searchParams.delete("id");
+    url.searchParams.set("number", v.number);
+  }
+  return url;
 }
 
 /** Draw a view of another game than the one on the table. */
@@ -788,7 +801,7 @@ function confirmAbandon() {
 
 async function askNewGame(options) {
   if (await confirmAbandon()) return startGame(options, true);
-  if (state.view) els.number.value = state.view.number;
+  if (state.view) els.number.value = state.view.number ?? "";
   return undefined;
 }
 
@@ -805,7 +818,7 @@ function dealNumber(raw) {
 function onDealNumber() {
   const raw = els.number.value;
   if (!raw.trim()) {
-    if (state.view) els.number.value = state.view.number;
+    if (state.view) els.number.value = state.view.number ?? "";
     return;
   }
   const number = dealNumber(raw);
@@ -818,13 +831,17 @@ function onDealNumber() {
   if (number !== state.view?.number) askNewGame({ number });
 }
 
-/** The game a history entry showed (its id in history.state), or the deal its URL names. */
+/**
+ * The game a history entry showed (its id in history.state, else the id in its URL), or the
+ * deal its URL names.
+ */
 async function gameOfHistory(entry) {
-  if (entry?.id) {
+  const id = entry?.id || new URL(window.location.href).searchParams.get("id");
+  if (id) {
     try {
-      return await api.view(entry.id);
+      return await api.view(id);
     } catch (e) {
-      // gone since: deal its number again
+      // gone since: deal its number again, if the address has one
     }
   }
   const raw = new URL(window.location.href).searchParams.get("number");
@@ -834,7 +851,7 @@ async function gameOfHistory(entry) {
 
 async function resume() {
   const url = new URL(window.location.href);
-  if (history.state?.id || url.searchParams.get("number") !== null) {
+  if (history.state?.id || url.searchParams.get("id") || url.searchParams.get("number") !== null) {
     // A reload, or Back to this page, shows the game it showed; a shared link deals its deal.
     await enqueue(async () => {
       const found = await gameOfHistory(history.state);
