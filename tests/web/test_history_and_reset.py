@@ -123,8 +123,8 @@ def test_the_history_is_cut_at_50_games() -> None:
 
 
 def test_a_game_won_then_taken_back_counts_as_won_with_the_win_s_moves() -> None:
-    r = replace(row(1, status="playing", length=40, ended="won"), won_at=1, won_moves=30, won_ms=9000,
-                won_used_undo=False, won_used_hint=True, used_undo=True)
+    r = replace(row(1, status="playing", length=40, ended="won"), won_at=1, won_moves=30,
+                won_ms=9000, won_used_undo=False, won_used_hint=True, used_undo=True)
     newer = row(2, status="playing", length=0, ended=None)
     [entry] = history([newer, r])
     assert entry["result"] == "won" and entry["moves"] == 30 and entry["seconds"] == 9

@@ -35,6 +35,10 @@ def queue_name() -> str:
 class Jobs(Protocol):
     kind: str
 
+    def start(self) -> None:
+        """Start what runs the jobs on this machine, if anything (the local pool)."""
+        ...
+
     def submit(self, game_id: str) -> bool:
         """Hand the analysis of ``game_id`` to a worker: False when the queue could not take
         it now (the row stays queued and is handed out again later)."""
@@ -107,6 +111,9 @@ class RedisJobs:
         self.redis = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5,
                                           socket_timeout=0.5)
         self.queue = Queue(queue_name(), connection=self.redis)
+
+    def start(self) -> None:
+        """Nothing: ``reussite worker`` processes work the queue."""
 
     def submit(self, game_id: str) -> bool:
         import redis

@@ -1,4 +1,5 @@
-"""The analyses of finished games: their state in the job tier and their result.
+"""The analyses of finished games: their state in the job tier and their result; a game
+whose analysis was asked for is sealed (it takes no more actions).
 
 Revision ID: 0004
 Revises: 0003
@@ -8,12 +9,14 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0001"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("games") as b:
+        b.add_column(sa.Column("sealed", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "analyses",
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
@@ -36,3 +39,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("analyses")
+    with op.batch_alter_table("games") as b:
+        b.drop_column("sealed")
