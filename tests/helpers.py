@@ -116,3 +116,65 @@ def assert_raw_line_wins(pos: Position, line: list[tuple[int, int, int]]) -> Non
         assert m in replay.raw_moves()
         replay.push_raw(m)
     assert replay.is_won()
+
+
+# ---------------------------------------------------------------------- lines lost on purpose
+
+ANALYSIS_STATES = 200_000
+"""Positions for each solve of the lines below (the same answers on any machine)."""
+
+
+def after(pos: Position, line: list[tuple[int, int, int]]) -> Position:
+    """A copy of ``pos`` after ``line``, each move checked."""
+    out = pos.copy()
+    for raw in line:
+        out.play(out.to_move(raw))
+    return out
+
+
+def losing_deviation(pos: Position, line: list[tuple[int, int, int]],
+                     start: int) -> tuple[int, tuple[int, int, int]]:
+    """The first index ``k >= start`` of a winning ``line`` where another legal move loses the
+    game (proved by the solver), with that move."""
+    from reussite.solver.search import solve
+
+    here = after(pos, line[:start])
+    for k in range(start, len(line)):
+        for alt in here.raw_moves():
+            if alt == line[k]:
+                continue
+            there = here.copy()
+            there.push_raw(alt)
+            if solve(there, time_limit=None, max_states=ANALYSIS_STATES).status == "lost":
+                return k, alt
+        here.push_raw(line[k])
+    raise AssertionError("no losing deviation on this line")
+
+
+def carry_on(pos: Position, moves: int) -> list[tuple[int, int, int]]:
+    """Up to ``moves`` more legal moves from ``pos``, the first listed each time."""
+    out: list[tuple[int, int, int]] = []
+    here = pos.copy()
+    for _ in range(moves):
+        legal = here.raw_moves()
+        if not legal:
+            break
+        out.append(legal[0])
+        here.push_raw(legal[0])
+    return out
+
+
+def lost_on_purpose(game: str = "klondike", number: int = 1, start: int = 10,
+                    more: int = 40) -> tuple[Position, list[tuple[int, int, int]], int]:
+    """A deal the solver wins, a player's line that follows the solver's win, throws it away
+    with one move (the solver proves the position after it lost), then plays ``more`` moves:
+    the deal, the line, and the number of the losing move (from 1)."""
+    from reussite.solver.search import solve
+
+    pos = Position.deal(get_game(game), number)
+    won = solve(pos, time_limit=None, max_states=ANALYSIS_STATES)
+    assert won.status == "won"
+    k, alt = losing_deviation(pos, won.raw_line, start)
+    line = won.raw_line[:k] + [alt]
+    line += carry_on(after(pos, line), more)
+    return pos, line, k + 1

@@ -166,6 +166,25 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
         uvicorn.run("reussite.web.app:serving_app", factory=True, workers=workers, **options)
 
 
+@app.command()
+def worker(burst: Annotated[bool, typer.Option(
+        help="Stop when the queue is empty instead of waiting for more jobs")] = False) -> None:
+    """Work the analyses' queue on Redis (for a site on several machines, with
+    REUSSITE_JOBS=redis): REUSSITE_REDIS_URL names the queue's Redis, REUSSITE_DATABASE_URL the
+    site's database."""
+    redis_url = os.environ.get("REUSSITE_REDIS_URL")
+    if not redis_url:
+        raise CliError("REUSSITE_REDIS_URL is not set: the worker needs the queue's Redis")
+    import redis
+
+    from reussite.web.jobs import work
+
+    try:
+        work(redis_url, burst=burst)
+    except redis.RedisError as e:
+        raise CliError(f"Cannot reach the queue's Redis at {redis_url}: {e}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors: 2, one line)."""
     try:

@@ -8,24 +8,18 @@ moves. Budgets are counted in positions, so the answers are the same on every ma
 from __future__ import annotations
 
 import pytest
+from helpers import ANALYSIS_STATES, after, carry_on, lost_on_purpose
 
 from reussite.engine import IllegalMoveError, Position, RawMove
 from reussite.games import get_game
 from reussite.solver.analysis import analyse, replays_to_win
 from reussite.solver.search import SolveResult, solve
 
-STATES = 200_000
+STATES = ANALYSIS_STATES
 
 
 def deal(game: str, number: int) -> Position:
     return Position.deal(get_game(game), number)
-
-
-def after(pos: Position, line: list[RawMove]) -> Position:
-    out = pos.copy()
-    for raw in line:
-        out.play(out.to_move(raw))
-    return out
 
 
 def winning_line(pos: Position) -> list[RawMove]:
@@ -34,45 +28,10 @@ def winning_line(pos: Position) -> list[RawMove]:
     return result.raw_line
 
 
-def losing_deviation(pos: Position, line: list[RawMove], start: int) -> tuple[int, RawMove]:
-    """The first index ``k >= start`` of ``line`` where another legal move loses the game
-    (proved by the solver), with that move."""
-    here = after(pos, line[:start])
-    for k in range(start, len(line)):
-        for alt in here.raw_moves():
-            if alt == line[k]:
-                continue
-            there = here.copy()
-            there.push_raw(alt)
-            if solve(there, time_limit=None, max_states=STATES).status == "lost":
-                return k, alt
-        here.push_raw(line[k])
-    raise AssertionError("no losing deviation on this line")
-
-
-def carry_on(pos: Position, moves: int) -> list[RawMove]:
-    """Up to ``moves`` more legal moves, the first listed each time (what follows a lost
-    position is lost too, whatever it is)."""
-    out: list[RawMove] = []
-    here = pos.copy()
-    for _ in range(moves):
-        legal = here.raw_moves()
-        if not legal:
-            break
-        out.append(legal[0])
-        here.push_raw(legal[0])
-    return out
-
-
 @pytest.fixture(scope="module")
 def klondike_loss() -> tuple[Position, list[RawMove], int]:
     """Klondike deal 1: the solver's line up to a losing deviation, then 40 more moves."""
-    pos = deal("klondike", 1)
-    line = winning_line(pos)
-    k, alt = losing_deviation(pos, line, 10)
-    player = line[:k] + [alt]
-    player += carry_on(after(pos, player), 40)
-    return pos, player, k + 1
+    return lost_on_purpose("klondike", 1, start=10, more=40)
 
 
 def test_the_binary_search_names_exactly_the_move_that_lost(

@@ -46,6 +46,7 @@ MOVE = Route("POST", "/games/{game_id}/moves")
 UNDO = Route("POST", "/games/{game_id}/undo")
 REDO = Route("POST", "/games/{game_id}/redo")
 RESTART = Route("POST", "/games/{game_id}/restart")
+RESIGN = Route("POST", "/games/{game_id}/resign")
 PAUSE = Route("POST", "/games/{game_id}/pause")
 RESUME = Route("POST", "/games/{game_id}/resume")
 HINT = Route("GET", "/games/{game_id}/hint")
@@ -94,6 +95,10 @@ def _restart(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome
     return t.restart(player, game_id, body.version)
 
 
+def _resign(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome:
+    return t.resign(player, game_id, body.version)
+
+
 def _pause(t: Tables, player: str, game_id: str, body: VersionOnly) -> Outcome:
     return t.pause(player, game_id, body.version)
 
@@ -109,6 +114,7 @@ ACTIONS = {
     UNDO: Action(UNDO, _undo, VersionOnly),
     REDO: Action(REDO, _redo, VersionOnly),
     RESTART: Action(RESTART, _restart, VersionOnly),
+    RESIGN: Action(RESIGN, _resign, VersionOnly),
     PAUSE: Action(PAUSE, _pause, VersionOnly),
     RESUME: Action(RESUME, _resume, VersionOnly),
 }

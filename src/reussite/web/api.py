@@ -23,6 +23,7 @@ from reussite.web.actions import (
     PAUSE,
     PREFIX,
     REDO,
+    RESIGN,
     RESTART,
     RESUME,
     UNDO,
@@ -31,6 +32,7 @@ from reussite.web.actions import (
     hint_from_elsewhere,
     hint_json,
 )
+from reussite.web.analyses import Analyses
 from reussite.web.history import history
 from reussite.web.models import (
     GAME_IDS,
@@ -179,6 +181,14 @@ def restart(request: Request, game_id: str, body: VersionOnly) -> Response:
     return perform(request, ACTIONS[RESTART], game_id, body)
 
 
+@router.api_route(RESIGN.path, methods=[RESIGN.method], response_model=GameView,
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
+def resign(request: Request, game_id: str, body: VersionOnly) -> Response:
+    """Give the game up: it ends lost (``"ended": "resigned"``), for good, and counts as a
+    loss; 409 on a game that is over already."""
+    return perform(request, ACTIONS[RESIGN], game_id, body)
+
+
 @router.api_route(PAUSE.path, methods=[PAUSE.method], response_model=GameView,
                   responses={**NOT_FOUND, **STALE, **POST_ERRORS})
 def pause(request: Request, game_id: str, body: VersionOnly) -> Response:
@@ -209,11 +219,16 @@ def hint(request: Request, game_id: str) -> Response:
 def health(request: Request) -> Response:
     """Whether this process can reach the database (for load balancers and monitors), and
     where its rate limit keeps its counts: ``redis`` (shared by every process) or ``memory``
-    (this process's own: the default, and the fallback while Redis does not answer)."""
+    (this process's own: the default, and the fallback while Redis does not answer); and the
+    job tier of the analyses: its kind, the analyses queued, the workers seen (null when the
+    queue's service does not answer)."""
     store = tables(request).store
     store.ping()
+    jobs = request.app.state.jobs
     return json_response({"status": "ok", "database": store.dialect,
-                          "rate_limit": request.app.state.rate_limit.store})
+                          "rate_limit": request.app.state.rate_limit.store,
+                          "jobs": {"kind": jobs.kind, "queued": Analyses(store).queued(),
+                                   "workers": jobs.workers()}})
 
 
 @router.get("/stats", response_model=list[GameStats])

@@ -19,11 +19,12 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, cleanup, hintpool, pages, pool
+from reussite.web import api, cleanup, hintpool, pages, pool, review
 from reussite.web.assets import assets
 from reussite.web.edge import Edge, player_signer
 from reussite.web.errors import ERRORS, failure
 from reussite.web.fast import FastPath
+from reussite.web.jobs import jobs_from_env
 from reussite.web.play import Tables
 from reussite.web.ratelimit import (
     DEFAULT_ADDRESS_LIMIT,
@@ -101,7 +102,9 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.state.store = store
     app.state.tables = Tables(store)
     app.state.signer = signer
+    app.state.jobs = jobs_from_env(url)
     app.include_router(api.router)
+    app.include_router(review.router)
     app.include_router(pages.router)
     static = assets()
     app.mount("/static", static, name="static")
@@ -176,6 +179,7 @@ def serving_app(database: str | None = None) -> FastAPI:
     gc.collect()
     gc.freeze()
     hintpool.warm()  # the hint workers started now, not at the first hint
+    app.state.jobs.start()  # the local pool of analysis workers, started with the site
     cleanup.start(app.state.store)  # old abandoned games removed in the background
     pool.start(app.state.store)  # secret winnable deals proved in the background
     return app

@@ -44,14 +44,22 @@ class Failure:
                           indent=None, separators=(",", ":")).encode()
 
 
+OVER = {
+    "abandoned": N_("This game is over: it was abandoned when another game was dealt"),
+    "resigned": N_("This game is over: it was given up"),
+    "sealed": N_("This game is over: its analysis has shown every card"),
+    "ended": N_("This game is over already"),
+}
+"""Why a game takes no more actions (:class:`~reussite.web.play.Over`), as a sentence."""
+
+
 def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure:
     """The answer to one of :data:`ERRORS`; ``headers`` are the request's raw headers (a
     refusal is said in the player's language, :func:`~reussite.web.i18n.lang_of`)."""
     if isinstance(e, NotFound):
         return Failure(404, "No such game")
     if isinstance(e, Over):
-        return Failure(409, translate(lang_of(headers), N_(
-            "This game is over: it was abandoned when another game was dealt")))
+        return Failure(409, translate(lang_of(headers), OVER.get(e.why, OVER["ended"])))
     if isinstance(e, Conflict):
         return Failure(409, "The game has changed since this version: reload it")
     if isinstance(e, UnknownGameError | Refused):

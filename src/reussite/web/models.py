@@ -212,8 +212,16 @@ class StatsReset(BaseModel):
     deleted: int = Field(description="How many games were forgotten")
 
 
+class JobsHealth(BaseModel):
+    kind: Literal["local", "redis"] = Field(description="local (a pool of this site's own "
+                                            "processes) or redis (reussite worker processes)")
+    queued: int = Field(description="analyses waiting for a worker")
+    workers: int | None = Field(description="workers seen (null: the queue does not answer)")
+
+
 class Health(BaseModel):
     status: Literal["ok"]
+    jobs: JobsHealth
     database: str = Field(description="sqlite or postgresql")
     rate_limit: Literal["redis", "memory"] = Field(
         description="where the rate limit's counts are kept: redis (shared by every process)"

@@ -97,7 +97,17 @@ class Conflict(Exception):
 
 
 class Over(Conflict):
-    """The game has ended for good (abandoned): it takes no more actions."""
+    """The game has ended for good (abandoned, given up, or analysed): it takes no more
+    actions. ``why``: ``abandoned``, ``resigned``, ``sealed`` or ``ended`` (a game won or
+    stuck that cannot be given up)."""
+
+    def __init__(self, game_id: str, why: str = "abandoned") -> None:
+        super().__init__(game_id)
+        self.why = why
+
+
+def why_over(row: GameRow) -> str:
+    return "sealed" if row.sealed else row.ended or "ended"
 
 
 class Refused(ValueError):
@@ -299,7 +309,7 @@ class Tables:
             raise Conflict(game_id)
         if lo.row.final:
             self.cache.put(lo.row, lo.pos, lo.line, lo.legal)
-            raise Over(game_id)
+            raise Over(game_id, why_over(lo.row))
         return lo
 
     def _refuse(self, lo: Loaded, sentence: str) -> Refused:
@@ -381,6 +391,28 @@ class Tables:
             lo.pos.pop()
         change = self._change(lo, 0, row.length, undo=row.cursor > 0, restart_cursor=back)
         return self._commit(lo, change, [], lo.line)
+
+    def resign(self, player: str, game_id: str, version: int) -> Outcome:
+        """Give the game up: it ends lost (``ended = "resigned"``) for good, and counts as a
+        loss in the statistics (played, even without a move)."""
+        lo = self._begin(player, game_id, version)
+        row = lo.row
+        if row.ended is not None:  # won, or stuck at the clear end: over already
+            self.cache.put(row, lo.pos, lo.line, lo.legal)
+            raise Over(game_id, "ended")
+        legal = lo.pos.raw_moves()
+        change = Change(cursor=row.cursor, length=row.length, status="lost",
+                        elapsed_ms=row.elapsed_ms + idle_ms(row, now_ms()),
+                        used_undo=row.used_undo, used_hint=row.used_hint, ended="resigned",
+                        tally=Tally(played=int(row.length == 0), lost=1))
+        return self._commit(lo, (change, legal), [], lo.line)
+
+    def seal(self, lo: Loaded) -> None:
+        """Close a finished game for good before its analysis shows every card (a game stuck
+        at the clear end could otherwise still be undone)."""
+        if not lo.row.sealed:
+            self.store.seal(lo.row.id)
+            self.cache.take(lo.row.id)
 
     def pause(self, player: str, game_id: str, version: int) -> Outcome:
         """Stop the game's clock: the time up to now is added (within the idle cap), and the

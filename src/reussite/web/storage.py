@@ -108,6 +108,8 @@ games = Table(
     Column("restart_cursor", Integer, nullable=True),
     # The game's clock is stopped: the spell since ``updated_at`` adds no time.
     Column("paused", Boolean, nullable=False, server_default=false()),
+    # Its analysis was asked for (every card shown): the game takes no more actions.
+    Column("sealed", Boolean, nullable=False, server_default=false()),
     Index("ix_games_player_updated", "player_id", "updated_at"),
     Index("ix_games_player_ended", "player_id", "ended"),
     Index("ix_games_ended_updated", "ended", "updated_at"),
@@ -117,12 +119,13 @@ ORIGINS = ("random", "winnable", "number")
 """How a game's deal was chosen: at random by the site, from the site's proven-winnable deals,
 or by its number, by the player. (A daily deal and its practice will be origins of their
 own.) The statistics count each origin apart (docs/statistics.md)."""
-ENDINGS = ("won", "lost", "abandoned")
+ENDINGS = ("won", "lost", "abandoned", "resigned")
 """How a game ends, the first time it does: won, stuck at the clear end (lost), or abandoned
 (another game of its kind dealt while it was in play, pushed out by the bound on games in
-play, or left unplayed). A given-up game will read ``resigned``."""
-FINAL = frozenset({"abandoned"})
-"""Endings after which the game takes no more actions (``resigned`` will be one)."""
+play, or left unplayed), or given up (``resigned``, lost)."""
+FINAL = frozenset({"abandoned", "resigned"})
+"""Endings after which the game takes no more actions (a game whose analysis was asked for
+takes none either: ``games.sealed``)."""
 
 totals = Table(
     "totals", metadata,
@@ -159,6 +162,25 @@ moves = Table(
     Column("seq", Integer, nullable=False),
     Column("move", String(40), nullable=False),
     PrimaryKeyConstraint("game_id", "seq", name="pk_moves"),
+)
+
+analyses = Table(
+    "analyses", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("error", Text, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("submitted_at", BigInteger, nullable=False),
+    Column("started_at", BigInteger, nullable=True),
+    Column("finished_at", BigInteger, nullable=True),
+    Index("ix_analyses_player_created", "player_id", "created_at"),
+    Index("ix_analyses_address_created", "address", "created_at"),
+    Index("ix_analyses_state_submitted", "state", "submitted_at"),
 )
 
 feedback = Table(
@@ -358,6 +380,7 @@ class GameRow:
     ended: str | None
     restart_cursor: int | None = None
     paused: bool = False
+    sealed: bool = False
 
     @property
     def shown_number(self) -> int | None:
@@ -367,7 +390,7 @@ class GameRow:
     @property
     def final(self) -> bool:
         """The game takes no more actions (abandoned)."""
-        return self.ended in FINAL
+        return self.sealed or self.ended in FINAL
 
     @classmethod
     def from_values(cls, v: Any) -> GameRow:
@@ -376,7 +399,7 @@ class GameRow:
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
                    None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]),
-                   v[18], bool(v[19]), v[20], v[21], bool(v[22]))
+                   v[18], bool(v[19]), v[20], v[21], bool(v[22]), bool(v[23]))
 
 
 assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
@@ -464,7 +487,8 @@ def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
         values["won_ms"] if won else row.won_ms,
         bool(values["won_used_undo"]) if won else row.won_used_undo,
         bool(values["won_used_hint"]) if won else row.won_used_hint,
-        row.origin, row.secret, values["ended"], values["restart_cursor"], values["paused"])
+        row.origin, row.secret, values["ended"], values["restart_cursor"], values["paused"],
+        row.sealed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,7 +512,7 @@ class NewGame:
                     created_at=t, updated_at=t, won_at=None, won_moves=None, won_ms=None,
                     won_used_undo=None, won_used_hint=None, origin=self.origin,
                     secret=self.secret, ended=None if self.status == "playing" else self.status,
-                    restart_cursor=None, paused=False)
+                    restart_cursor=None, paused=False, sealed=False)
 
 
 HISTORY_SCAN = 200
@@ -889,6 +913,13 @@ class Store(GameStatements):
         q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit)
         with self.engine.connect() as conn:
             return [GameRow.from_values(r) for r in conn.execute(q)]
+
+    def seal(self, game_id: str) -> None:
+        """Close a finished game for good (its analysis shows every card): no action is
+        taken on it any more (its version moves on, so an action begun on it is a 409)."""
+        with self._writing() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(
+                sealed=true(), version=games.c.version + 1))
 
     def player_totals(self, player_id: str) -> list[Any]:
         """A player's rows of ``totals`` (one per game and origin they dealt)."""

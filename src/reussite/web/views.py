@@ -24,8 +24,8 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     raw = pos.raw_moves() if raw is None else raw
     status = pos.status(raw)
     final = row.final
-    if final:  # an abandoned game: lost, and no move taken any more
-        status, legal = "lost", []
+    if final:  # abandoned, given up or analysed: no move taken any more
+        status, legal = ("won" if row.ended == "won" else "lost"), []
     elif legal is None:
         legal = [pos.to_move(m).to_json() for m in raw]
     rules = pos.rules
@@ -33,7 +33,7 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     finish = finishing_line(pos, raw) if status == "playing" else None
     return {
         "id": row.id, "game": row.game, "number": row.shown_number, "origin": row.origin,
-        "ended": row.ended, "version": row.version,
+        "ended": row.ended, "sealed": row.sealed, "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
         "can_undo": (row.cursor > 0 or row.restart_cursor is not None) and not final,
