@@ -369,7 +369,7 @@ def test_bad_rate_limit_settings_say_so(text: str) -> None:
 
 @pytest.mark.parametrize("method,path,allow", [
     ("PUT", "/api/games", "GET, POST"), ("DELETE", "/api/games/abc", "GET"),
-    ("PATCH", "/api/catalogue", "GET"), ("TRACE", "/api/stats", "GET"),
+    ("PATCH", "/api/catalogue", "GET"), ("TRACE", "/api/stats", "DELETE, GET"),
     ("GET", "/api/games/abc/undo", "POST"),
 ])
 def test_other_methods_are_405_naming_every_allowed_one(player: TestClient, method: str,

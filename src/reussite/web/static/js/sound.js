@@ -48,6 +48,10 @@ export function playSound(name) {
 export function soundOf(old, view) {
   if (!old || old.id !== view.id) return null; // another game shown (a new deal: startGame)
   if (view.status === "won" && old.status !== "won") return "win";
+  // A move drawn before the server answers (optimistic.js) makes its sound then; the answer
+  // that follows it makes none.
+  if (view.guessed) return (view.events || []).length ? "move" : null;
+  if (old.guessed) return null;
   if (view.version === old.version) return null;
   const events = view.events || [];
   if (events.some((e) => e.from === "stock" && e.to !== "waste")) return "deal";
