@@ -3,6 +3,14 @@
 // every card shown. The table itself draws each position (app.js): the panel only says which.
 
 const REPLAY_MS = { slow: 1600, normal: 900, fast: 400 };
+// The controls' icons, drawn (the media symbols are missing from many fonts).
+const svg = (d) => `<svg viewBox="0 0 24 24" width="1.1em" height="1.1em" fill="currentColor">`
+  + `<path d="${d}"/></svg>`;
+const ICONS = {
+  start: svg("M5 4h3v16H5zM20 4v16L9 12z"), back: svg("M16 4v16L5 12z"),
+  play: svg("M7 4v16l13-8z"), pause: svg("M6 4h4v16H6zM14 4h4v16h-4z"),
+  forward: svg("M8 4v16l11-8z"), end: svg("M16 4h3v16h-3zM4 4v16l11-8z"),
+};
 const POLL_MS = 1000;
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
@@ -42,9 +50,12 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
     id: null, result: null, line: "player", at: 0, length: 0, piles: null,
     timer: 0, playing: false, chain: Promise.resolve(), gen: 0, pending: 0,
   };
-  const btn = (cls, label, icon, onclick) => h("button", { type: "button", class: `btn ${cls}`,
-    "aria-label": label, title: label, onclick }, h("span", { class: "icon", "aria-hidden": "true",
-    text: icon }));
+  const btn = (cls, label, icon, onclick) => {
+    const b = h("button", { type: "button", class: `btn ${cls}`, "aria-label": label,
+      title: label, onclick }, h("span", { class: "icon", "aria-hidden": "true" }));
+    b.firstChild.innerHTML = ICONS[icon];
+    return b;
+  };
 
   const title = h("h2", { id: "analysis-title", text: t("analysis") });
   const summary = h("p", { class: "analysis-summary" });
@@ -62,7 +73,7 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
     h("span", { class: "key key-suspect" }, t("legend_suspect")));
   const caption = h("p", { class: "analysis-caption", "aria-live": "polite" });
   const note = h("p", { class: "analysis-note", role: "status" });
-  const playBtn = btn("btn-replay-play", t("play"), "▶", () => togglePlay());
+  const playBtn = btn("btn-replay-play", t("play"), "play", () => togglePlay());
   const speedSelect = h("select", { class: "replay-speed", "aria-label": t("replay_speed") });
   for (const name of Object.keys(REPLAY_MS)) {
     const o = h("option", { value: name, text: t(`speed_${name}`) });
@@ -75,11 +86,11 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
   const yourMoves = h("button", { type: "button", class: "btn btn-your-moves",
     onclick: () => backToPlayer() }, t("your_moves"));
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("timeline") },
-    btn("btn-replay-start", t("to_start"), "⏮", () => stop() || go(st.line, 0)),
-    btn("btn-replay-back", t("step_back"), "◀", () => stop() || step(-1)),
+    btn("btn-replay-start", t("to_start"), "start", () => stop() || go(st.line, 0)),
+    btn("btn-replay-back", t("step_back"), "back", () => stop() || step(-1)),
     playBtn,
-    btn("btn-replay-forward", t("step_forward"), "▶", () => stop() || step(1)),
-    btn("btn-replay-end", t("to_end"), "⏭", () => stop() || go(st.line, st.length)),
+    btn("btn-replay-forward", t("step_forward"), "forward", () => stop() || step(1)),
+    btn("btn-replay-end", t("to_end"), "end", () => stop() || go(st.line, st.length)),
     h("label", { class: "replay-speed-label" }, h("span", { text: t("replay_speed") }), speedSelect),
     showWin, yourMoves);
   const el = h("section", { class: "analysis", hidden: "", "aria-labelledby": "analysis-title" },
@@ -109,7 +120,7 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
     if (move.type === "stock") return t("stock_move");
     const pile = st.piles[move.to] || [];
     const card = pile[pile.length - move.count]?.card;
-    const what = card ? `${cardName(card, t)}: ` : "";
+    const what = card ? `${cardName(card, t)}, ` : "";
     return `${what}${pileName(move.from)} → ${pileName(move.to)}`;
   }
 
@@ -125,7 +136,7 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
       : t("win_start").replace("{k}", String(r.last_winnable));
     const lostHere = st.line === "player" && st.at && st.at === r.losing_move
       ? ` ${t("legend_losing")}.` : "";
-    caption.textContent = `${where}. ${what}${lostHere}`;
+    caption.textContent = `${where}: ${what}.${lostHere}`;
     range.max = String(st.length);
     range.value = String(st.at);
     range.setAttribute("aria-valuetext", caption.textContent);
@@ -191,7 +202,7 @@ export function createReview({ api, h, t, cardName, pileName, draw, close }) {
 
   function setPlaying(on) {
     st.playing = on;
-    playBtn.querySelector(".icon").textContent = on ? "❚❚" : "▶";
+    playBtn.querySelector(".icon").innerHTML = on ? ICONS.pause : ICONS.play;
     playBtn.setAttribute("aria-label", on ? t("pause") : t("play"));
     playBtn.title = playBtn.getAttribute("aria-label");
     playBtn.setAttribute("aria-pressed", String(on));
