@@ -7,7 +7,8 @@ Each shot opens deal 7 (the same deal every time: the pictures only change when 
 does). The browser tests take the same shots into test-artifacts/screenshots/. Two more show
 the tallest pile of a won Spider (1 suit) game, at laptop and phone size, two the statistics
 page of a player with ten games behind them, two the home page (the whole page) of a player
-with a game in play, and one a won game with its summary, at laptop size.
+with a game in play, one a won game with its summary, at laptop size, and two the analysis
+panel of a given-up Klondike game, on its losing move.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from browser.analysis import given_up, open_analysis  # noqa: E402
 from browser.history import make_history  # noqa: E402
 from browser.live import launch_chromium, running_server  # noqa: E402
 from browser.table import Table  # noqa: E402
@@ -131,6 +133,31 @@ def shoot_won(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> 
     return path
 
 
+def shoot_analysis(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """The analysis panel of a Klondike game given up after its losing move, on that move:
+    nothing scrolls sideways, and the panel's controls are on the screen."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings',"
+                        " '{\"animation\":\"off\",\"autoCollect\":false}')")
+    page = ctx.new_page()
+    given_up(page, base_url)
+    open_analysis(page)
+    page.evaluate("window.scrollTo(0, document.querySelector('#game').offsetTop)")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"the analysis at {width}×{height} scrolls sideways ({scroll} px)")
+    for control in (".timeline-range", ".btn-replay-play", ".btn-show-win"):
+        box = page.locator(control).bounding_box()
+        if box is None or box["y"] < 0 or box["y"] + box["height"] > height:
+            raise AssertionError(f"{control} is off the screen at {width}×{height}: {box}")
+    path = out / f"analysis-{width}x{height}.png"
+    page.screenshot(path=str(path))
+    ctx.close()
+    return path
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -152,6 +179,8 @@ def main() -> None:
             print(shoot_stats(browser, url, size, args.out))
             print(shoot_home(browser, url, size, args.out))
         print(shoot_won(browser, url, LAPTOP, args.out))
+        for size in (LAPTOP, PHONE):
+            print(shoot_analysis(browser, url, size, args.out))
         browser.close()
 
 

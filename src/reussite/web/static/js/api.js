@@ -66,4 +66,11 @@ export const api = {
   history: (game) => call("GET", `/api/history${game ? `?game=${encodeURIComponent(game)}` : ""}`),
   resetStats: (game) => call("DELETE", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
   stats: () => call("GET", "/api/stats"),
+  resign: (id, version) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/resign`, { version }),
+  analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),
+  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  position: (id, line, at, from) => call("GET",
+    `/api/games/${encodeURIComponent(id)}/analysis/position?line=${line}&at=${at}`
+    + `${from === null || from === undefined ? "" : `&from=${from}`}`),
 };

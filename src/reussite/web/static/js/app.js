@@ -16,6 +16,7 @@ import { finishGame } from "./finish.js";
 import { bestOf, cascade } from "./celebrate.js";
 import { applyLooks, looksControls } from "./looks.js";
 import { playSound, soundOf } from "./sound.js";
+import { awaitAnalysis, createReview, stateText } from "./review.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -40,11 +41,26 @@ const FALLBACK = {
   court_letters: "JQK", sound: "Sound", card_back: "Card back", back_navy: "Navy lattice",
   back_red: "Red dots", back_black: "Black and gold", table_colour: "Table colour",
   felt_green: "Green", felt_blue: "Blue", felt_wine: "Wine red", felt_slate: "Slate grey",
+  give_up: "Give up", confirm_give_up: "Give up this game? It counts as a loss.",
+  given_up: "Given up", cancel: "Cancel", analyse: "Analyse this game",
+  confirm_seal: "The analysis shows every card: this game then ends for good, with no more undo.",
+  analysis_queued: "In the queue: {n} ahead", analysis_running: "Analysing…",
+  retry: "Try again", analysis: "Analysis", back_to_game: "Back to the game",
+  analysis_link: "Link to this analysis", timeline: "Your moves, one by one",
+  legend_losing: "The move that lost the game", legend_suspect: "The loss lies among these moves",
+  position_deal: "The deal, before the first move", position_move: "After move {at} of {length}",
+  win_move: "The solver's win from your move {k}: move {at} of {length}",
+  win_start: "The position after your move {k}, from which a win existed",
+  stock_move: "A click on the stock", face_down_shown: "face down",
+  uncertain: "The solver could not decide, within its budget, the positions after your moves {list}.",
+  play: "Play", step_back: "Previous move", step_forward: "Next move", to_start: "To the start",
+  to_end: "To the end", replay_speed: "Replay speed", show_win: "Show the win from here",
+  your_moves: "Back to your moves",
 };
 ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
   "queen", "king"].forEach((n, i) => { FALLBACK[`rank_${i + 1}`] = n; });
 
-const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", settings: "⚙" };
+const ICONS = { new_game: "+", restart: "⟲", undo: "↶", redo: "↷", give_up: "⚑", settings: "⚙" };
 // The hint's icon is a light bulb ("?" reads as help).
 const BULB = '<svg viewBox="0 0 24 24" width="1.15em" height="1.15em" fill="currentColor">'
   + '<path d="M12 2a7 7 0 0 0-4 12.7V17a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1v-2.3A7 7 0 0 0 12 2z'
@@ -85,6 +101,9 @@ const state = {
   clock: null, // the game's clock (timer.js)
   hintTimer: 0,
   toastTimer: 0,
+  analysis: null, // {id, text, failed}: where the analysis asked for on this table stands
+  review: false, // the analysis panel is open: the table shows its positions
+  final: null, // the game's own view while the panel shows its positions
 };
 
 const els = {};
@@ -111,11 +130,18 @@ const speed = () => SPEEDS[settings.animation] ?? 1;
 const sameMove = (a, b) => a.type === b.type
   && (a.type === "stock" || (a.from === b.from && a.to === b.to && a.count === b.count));
 const isLegal = (m) => state.view?.legal_moves.some((l) => sameMove(l, m));
-const cardLabel = (entry) => (entry.up && entry.card ? cardName(entry.card, t) : t("face_down"));
+const cardLabel = (entry) => {
+  if (!entry.up || !entry.card) return t("face_down");
+  // A card the analysis shows although it lay face down says so.
+  return entry.revealed ? `${cardName(entry.card, t)} (${t("face_down_shown")})`
+    : cardName(entry.card, t);
+};
+const pileName = (pile) => (pile.includes(":") ? `${t(kindOf(pile))} ${pileNo(pile) + 1}`
+  : t(kindOf(pile)));
 
 function pileLabel(pile) {
   const kind = kindOf(pile);
-  const name = pile.includes(":") ? `${t(kind)} ${pileNo(pile) + 1}` : t(kind);
+  const name = pileName(pile);
   const cards = state.view.piles[pile];
   if (!cards.length) return `${name}: ${t("empty")}`;
   if (kind === "stock") return `${name}: ${cards.length}`;
@@ -133,6 +159,9 @@ function fansReserves() {
 }
 
 // ---------------------------------------------------------------- building the table
+
+const review = createReview({ api, h, t, cardName, pileName, draw: drawPosition,
+  close: closeReview });
 
 function buildChrome() {
   root.classList.add("reussite");
@@ -160,6 +189,7 @@ function buildChrome() {
     btn("restart", () => act("restart")),
     els.undo, els.redo,
     btn("hint", showHint, { title: `${t("hint")} (H)` }),
+    els.giveUp = btn("give_up", askGiveUp),
     h("label", { class: "deal" }, h("span", { text: t("deal_number") }), els.number),
     els.settings);
   els.moves = h("span", { class: "stat-moves" });
@@ -191,9 +221,33 @@ function buildChrome() {
     h("span", { text: t("finish_offer") }),
     h("button", { type: "button", class: "btn btn-finish", onclick: finish }, t("finish")));
   els.summary = h("dialog", { class: "win-summary", "aria-labelledby": "summary-title" });
-  root.append(els.toolbar, els.status, els.table, els.banner, els.finish, els.pausedCover,
-    els.toast, els.confirm, els.summary);
+  els.confirmGiveUp = confirmDialog("confirm-give-up", t("confirm_give_up"), t("keep_playing"),
+    t("give_up"));
+  els.confirmSeal = confirmDialog("confirm-seal", t("confirm_seal"), t("cancel"), t("analyse"));
+  els.analysisNote = h("span", { class: "analysis-state", role: "status" });
+  els.review = review.el;
+  root.append(els.toolbar, els.status, els.review, els.table, els.banner, els.finish,
+    els.pausedCover, els.toast, els.confirm, els.confirmGiveUp, els.confirmSeal, els.summary);
   applySettings();
+}
+
+/** A question with two answers: Cancel (which has the focus, as Escape) and `yes`. */
+function confirmDialog(id, text, no, yes) {
+  return h("dialog", { class: "confirm", "aria-labelledby": `${id}-text` },
+    h("form", { method: "dialog" },
+      h("p", { id: `${id}-text`, text }),
+      h("div", { class: "confirm-buttons" },
+        h("button", { class: "btn", value: "no", autofocus: "" }, no),
+        h("button", { class: "btn btn-abandon", value: "yes" }, yes))));
+}
+
+/** Ask `dialog`; true when the player says yes. */
+function ask(dialog) {
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
 }
 
 function buildSettings() {
@@ -310,7 +364,9 @@ function layout() {
   for (const p of ids) n[kindOf(p)] += 1;
   const H = window.innerHeight;
   const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
-  const chrome = above + (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24) + 16;
+  const bars = state.review ? els.review.offsetHeight
+    : (els.toolbar.offsetHeight || 44) + (els.status.offsetHeight || 24);
+  const chrome = above + bars + 16;
   const width = els.table.clientWidth || root.clientWidth || window.innerWidth;
   state.base = tableMetrics(n, width, H - chrome);
   setMetrics(state.base);
@@ -421,7 +477,12 @@ function render(view, opts = {}) {
     // Only piles that changed are drawn again (the stock always: its look follows the moves).
     if (!sameKind || pile === "stock" || !samePile(old.piles[pile], cards)) drawPile(pile, cards);
   }
-  updateChrome();
+  if (view.review) {
+    clearMarks();
+    applyFocus();
+  } else {
+    updateChrome();
+  }
   if (sameKind) {
     fitCards();
     placeAll();
@@ -430,7 +491,7 @@ function render(view, opts = {}) {
   }
   if (rects) animate(pileEls, rects, oldLens, view.events || [], { from: opts.from, speed: speed() });
   if (old && old.id === view.id && old.status === "playing" && view.status === "won"
-    && !view.guessed) celebrate(view);
+    && !view.guessed && !view.review && !old.review) celebrate(view);
   if (settings.sound) playSound(soundOf(old, view));
   performance.measure?.("reussite:render", { start: t0 }); // read by bench/client_speed.py
 }
@@ -455,6 +516,7 @@ function drawPile(pile, cards) {
         letters: t("court_letters") });
     c.dataset.index = String(i);
     c.dataset.pile = pile;
+    if (cards[i].revealed) c.classList.add("revealed");
     frag.append(c);
   }
   el.append(frag);
@@ -497,6 +559,7 @@ function updateChrome() {
   root.classList.toggle("paused", !!v.paused);
   els.pausedCover.hidden = !v.paused;
   els.pause.disabled = v.status !== "playing";
+  els.giveUp.disabled = v.status !== "playing" || !!v.paused;
   els.finish.hidden = !v.finish || v.status !== "playing";
   if (v.status !== "won" && els.summary.open) els.summary.close();
   if (v.paused) resumeAfterHiding(v);
@@ -606,6 +669,8 @@ function showSummary(view, best) {
   d.append(h("h2", { id: "summary-title", text: t("won") }), facts, bestPart,
     h("div", { class: "confirm-buttons" },
       h("button", { type: "button", class: "btn", onclick: close }, t("close")),
+      h("button", { type: "button", class: "btn btn-analyse",
+        onclick: () => { close(); analyseGame(); } }, t("analyse")),
       view.number !== undefined && view.number !== null
         ? h("button", { type: "button", class: "btn btn-same-deal",
           onclick: () => { close(); startGame({ number: view.number }, true); } }, t("same_deal"))
@@ -629,10 +694,19 @@ function showBanner(status) {
   b.className = `banner banner-${status}`;
   const again = h("button", { type: "button", class: "btn btn-play-again",
     onclick: () => askNewGame({}) }, t("play_again"));
-  b.append(h("strong", { text: status === "won" ? t("won") : t("lost") }), again);
-  if (status === "lost" && state.view.can_undo) {
+  const v = state.view;
+  const said = status === "won" ? t("won") : v.ended === "resigned" ? t("given_up") : t("lost");
+  b.append(h("strong", { text: said }), again);
+  if (status === "lost" && v.can_undo) {
     b.append(h("button", { type: "button", class: "btn", onclick: () => act("undo") }, t("undo")));
   }
+  const a = state.analysis?.id === v.id ? state.analysis : null;
+  if (!a?.busy) {
+    b.append(h("button", { type: "button", class: "btn btn-analyse", onclick: analyseGame },
+      a?.failed ? t("retry") : t("analyse")));
+  }
+  els.analysisNote.textContent = a?.text ?? "";
+  b.append(els.analysisNote);
   b.hidden = false;
 }
 
@@ -652,7 +726,7 @@ function enqueue(fn) {
 }
 
 function reportError(e) {
-  if (e instanceof ApiError && e.status === 409) {
+  if (e instanceof ApiError && e.status === 409 && !state.review) {
     return api.view(state.view.id).then((v) => render(v));
   }
   toast(e instanceof ApiError ? e.detail : String(e));
@@ -769,6 +843,7 @@ async function startGame(options, userAsked) {
  */
 function addressOf(v) {
   const url = new URL(window.location.href);
+  url.searchParams.delete("analysis");
   if (v.number === null || v.number === undefined) {
     url.searchParams.delete("number");
     url.searchParams.set("id", v.id);
@@ -851,13 +926,18 @@ async function gameOfHistory(entry) {
 
 async function resume() {
   const url = new URL(window.location.href);
+  // A link to a game's analysis (or a reload of it) opens the panel again.
+  const analysis = url.searchParams.get("analysis") === "1" || !!history.state?.analysis;
   if (history.state?.id || url.searchParams.get("id") || url.searchParams.get("number") !== null) {
     // A reload, or Back to this page, shows the game it showed; a shared link deals its deal.
     await enqueue(async () => {
       const found = await gameOfHistory(history.state);
       if (found) show(found);
     });
-    if (state.view) return;
+    if (state.view) {
+      if (analysis && state.view.status !== "playing") followAnalysis(state.view.id, false);
+      return;
+    }
   }
   return enqueue(async () => {
     let games = [];
@@ -1017,7 +1097,7 @@ function moveSelectionTo(pile) {
 // ---------------------------------------------------------------- drag and drop
 
 function onPointerDown(e) {
-  if (e.button !== 0 || !state.view) return;
+  if (e.button !== 0 || !state.view || state.review) return;
   const cardEl = e.target.closest(".card");
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
@@ -1139,6 +1219,139 @@ async function showHint() {
   });
 }
 
+// ---------------------------------------------------------------- after the game
+
+/** Give up (asked first): the game ends lost, for good; the banner then offers its analysis. */
+async function askGiveUp() {
+  const v = state.view;
+  if (!v || v.status !== "playing" || !(await ask(els.confirmGiveUp))) return undefined;
+  return enqueue(async () => {
+    if (state.view?.id !== v.id || state.view.status !== "playing") return;
+    render(await api.action(v.id, "resign", state.view.version));
+  });
+}
+
+/** Where the analysis of the game on the table stands, said in the banner. */
+function noteAnalysis(id, fields) {
+  state.analysis = { id, ...fields };
+  if (state.view?.id === id && !state.review && state.view.status !== "playing") {
+    showBanner(state.view.status);
+  }
+}
+
+/**
+ * Ask for the analysis of the game on the table (over: won, lost or given up), wait for it
+ * and open the panel. A stuck game could still be undone: the player is told first that the
+ * analysis ends it for good.
+ */
+async function analyseGame() {
+  const v = state.view;
+  if (!v || v.status === "playing" || state.analysis?.busy) return;
+  if (v.can_undo && !v.sealed && !(await ask(els.confirmSeal))) return;
+  await followAnalysis(v.id, true);
+}
+
+/** Wait for game `id`'s analysis (`ask`: POST it first) and open the panel when it is done. */
+async function followAnalysis(id, ask) {
+  noteAnalysis(id, { busy: true, text: t("analysis_running") });
+  let s = null;
+  try {
+    s = await awaitAnalysis(api, id, ask, (now) => {
+      noteAnalysis(id, { busy: now.state !== "failed", failed: now.state === "failed",
+        text: stateText(now, t) });
+    }, () => state.view?.id === id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404 && !ask) {
+      state.analysis = null; // none asked for yet: the banner offers it
+      return;
+    }
+    noteAnalysis(id, { failed: true, text: e instanceof ApiError ? e.detail : String(e) });
+    return;
+  }
+  if (ask) {
+    // Asking seals the game (no more undo): the table shows it so.
+    await enqueue(async () => {
+      if (state.view?.id === id && !state.review) render(await api.view(id));
+    });
+  }
+  if (s?.state === "done" && state.view?.id === id) {
+    state.analysis = null;
+    await openReview(s.result, ask);
+  }
+}
+
+/** The page's address of a game's analysis (a link that opens it again). */
+function analysisAddress(v) {
+  const url = new URL(window.location.href);
+  url.searchParams.delete("number");
+  url.searchParams.set("id", v.id);
+  url.searchParams.set("analysis", "1");
+  return url;
+}
+
+/**
+ * Open the analysis panel over the game on the table: it starts on the losing move when
+ * there is one, else at the game's last position. `push`: a new history entry (Back closes).
+ */
+async function openReview(result, push) {
+  const v = state.final ?? state.view;
+  state.final = v;
+  state.review = true;
+  root.classList.add("reviewing");
+  root.dataset.review = "1";
+  els.banner.hidden = true;
+  els.finish.hidden = true;
+  if (els.summary.open) els.summary.close();
+  const url = analysisAddress(v);
+  state.reviewPushed = push;
+  if (push) history.pushState({ id: v.id, analysis: true }, "", url);
+  else history.replaceState({ id: v.id, analysis: true }, "", url);
+  const at = result.losing_move ?? result.moves;
+  await review.show(v.id, result, "player", at, url.href);
+  layout();
+  review.focus();
+}
+
+/** A position of the analysis, drawn on the table: every card face up, the hidden ones marked. */
+function drawPosition(pos) {
+  const v = state.final;
+  const piles = Object.fromEntries(Object.entries(pos.piles).map(([pile, cards]) => [pile,
+    cards.map((c) => ({ card: c.card, up: true, revealed: !c.up }))]));
+  render({ id: v.id, game: v.game, version: v.version, status: pos.status, piles,
+    events: pos.events, legal_moves: [], can_undo: false, can_redo: false, draw: pos.draw,
+    build: pos.build, review: true });
+}
+
+/** Back to the game as it ended (Back in the history, when the panel made its own entry). */
+function closeReview() {
+  if (!state.review) return undefined;
+  if (history.state?.analysis && state.reviewPushed) {
+    history.back(); // the entry before shows the game: popstate leaves the panel
+    return undefined;
+  }
+  return leaveReview();
+}
+
+function leaveReview() {
+  return enqueue(async () => {
+    if (!state.review) return;
+    review.hide();
+    state.review = false;
+    root.classList.remove("reviewing");
+    delete root.dataset.review;
+    const id = state.final.id;
+    state.final = null;
+    let v;
+    try {
+      v = await api.view(id);
+    } catch (e) {
+      v = null;
+    }
+    show(v ?? await newGame({}));
+    applyFocus(true);
+  });
+}
+
 // ---------------------------------------------------------------- keyboard
 
 function focusPile(pile, move = true) {
@@ -1165,7 +1378,7 @@ function applyFocus(moveFocus = false) {
 }
 
 function onTableKey(e) {
-  if (!state.view || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!state.view || state.review || e.ctrlKey || e.metaKey || e.altKey) return;
   const pile = pileOrder[state.focus];
   const cards = state.view.piles[pile] || [];
   const ups = kindOf(pile) === "tableau" ? cards.length - cards.findIndex((c) => c.up) : 1;
@@ -1258,7 +1471,11 @@ function announce(text) {
 }
 
 function onGlobalKey(e) {
-  if (!state.view || els.confirm.open) return;
+  if (!state.view || [...root.querySelectorAll("dialog.confirm")].some((d) => d.open)) return;
+  if (state.review) {
+    review.onKey(e);
+    return;
+  }
   if (state.view.paused) {
     if (e.key.toLowerCase() === "p" && !e.target.closest?.("input, select, textarea")) {
       setPaused(false);
@@ -1323,11 +1540,23 @@ function start() {
     resizeTimer = setTimeout(layout, 60);
   });
   // Back and Forward show the game each entry showed, as it now stands (not a fresh deal).
-  window.addEventListener("popstate", (e) => enqueue(async () => {
-    if (e.state?.id && e.state.id === state.view?.id) return;
-    const v = await gameOfHistory(e.state);
-    if (v) show(v);
-  }));
+  window.addEventListener("popstate", (e) => {
+    // Back from the analysis panel shows the game again; Forward opens the panel again.
+    if (state.review && !e.state?.analysis) {
+      leaveReview();
+      return;
+    }
+    if (state.review) return;
+    enqueue(async () => {
+      if (!(e.state?.id && e.state.id === state.view?.id)) {
+        const v = await gameOfHistory(e.state);
+        if (v) show(v);
+      }
+      if (e.state?.analysis && state.view && state.view.status !== "playing") {
+        followAnalysis(state.view.id, false);
+      }
+    });
+  });
   setInterval(tick, 250);
   document.addEventListener("visibilitychange", onVisibility);
   resume();
