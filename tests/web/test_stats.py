@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select, text
+from sqlalchemy import delete, func, select, text
 from webtools import run_async
 
 from reussite.engine import Move, Position
@@ -244,21 +244,29 @@ def test_statistics_read_a_bounded_number_of_rows_in_postgresqls_plan(pg_store: 
     player = "heavy-" + secrets.token_hex(4)
     t = Tables(pg_store)
     t.move(player, t.new_game(player, "klondike", 3).row.id, Move("stock"), 0)
-    with pg_store.engine.begin() as conn:
-        conn.execute(text(
-            "INSERT INTO games SELECT 'h' || g || :p, :p, 'klondike', g::text, 1, 1, 1, 'lost',"
-            " false, false, 0, g, g, NULL, NULL, NULL, NULL, NULL, 'random', true, 'lost'"
-            " FROM generate_series(1, 100000) AS g"), {"p": player})
-        conn.execute(text(
-            "INSERT INTO totals SELECT 'other-' || g || :p, 'klondike', 'random', 1, 0, 1, 0, 0,"
-            " NULL, NULL, 0, 0, 0 FROM generate_series(1, 20000) AS g"), {"p": player})
-        conn.execute(text("ANALYZE games"))
-        conn.execute(text("ANALYZE totals"))
-        stmt = PLAYER_TOTALS.params(pid=player)
-        compiled = stmt.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
-        plan = conn.execute(text(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled}")).scalar_one()
-        count = conn.execute(select(func.count()).where(games.c.player_id == player)
-                             ).scalar_one()
+    try:
+        with pg_store.engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO games SELECT 'h' || g || :p, :p, 'klondike', g::text, 1, 1, 1, 'lost',"
+                " false, false, 0, g, g, NULL, NULL, NULL, NULL, NULL, 'random', true, 'lost'"
+                " FROM generate_series(1, 100000) AS g"), {"p": player})
+            conn.execute(text(
+                "INSERT INTO totals SELECT 'other-' || g || :p, 'klondike', 'random', 1, 0, 1,"
+                " 0, 0, NULL, NULL, 0, 0, 0 FROM generate_series(1, 20000) AS g"), {"p": player})
+            conn.execute(text("ANALYZE games"))
+            conn.execute(text("ANALYZE totals"))
+            stmt = PLAYER_TOTALS.params(pid=player)
+            compiled = stmt.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
+            plan = conn.execute(text(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled}")).scalar_one()
+            count = conn.execute(select(func.count()).where(games.c.player_id == player)
+                                 ).scalar_one()
+    finally:
+        # The schema is the session's: the other tests of this process (the cleanup's among
+        # them) must not find 100,000 games here.
+        with pg_store.engine.begin() as conn:
+            conn.execute(delete(games).where(games.c.player_id == player))
+            conn.execute(text("DELETE FROM totals WHERE player_id LIKE 'other-%' || :p"),
+                         {"p": player})
     assert count > 100_000
     if isinstance(plan, str):
         plan = json.loads(plan)
