@@ -50,7 +50,7 @@ def test_new_game_asks_before_abandoning_a_game_in_progress(french: Any, base_ur
     french.wait_for_function(f"() => document.querySelector('#game').dataset.gameUid"
                              f" !== '{first['id']}'")
     table.settle()
-    assert not french.locator("dialog.confirm").is_visible()
+    assert not french.locator('dialog.confirm[aria-labelledby="confirm-text"]').is_visible()
     assert len(posts) == 1
     game = table.view()
     table.click_stock()
@@ -58,7 +58,7 @@ def test_new_game_asks_before_abandoning_a_game_in_progress(french: Any, base_ur
 
     # A move played: the question, in French; "keep playing" keeps the game.
     french.click("button[data-action=new_game]")
-    dialog = french.locator("dialog.confirm")
+    dialog = french.locator('dialog.confirm[aria-labelledby="confirm-text"]')
     dialog.wait_for(state="visible")
     assert fr("Abandon the game in progress and deal a new one?") in dialog.inner_text()
     dialog.get_by_role("button", name=fr("Keep playing")).click()
@@ -111,7 +111,8 @@ def test_back_and_forward_restore_the_games_they_showed(french: Any, base_url: s
     # Another deal by its number (the game in progress is abandoned on purpose).
     french.fill("input.deal-number", "12")
     french.keyboard.press("Enter")
-    french.locator("dialog.confirm").get_by_role("button", name=fr("New game")).click()
+    new_game_dialog = french.locator('dialog.confirm[aria-labelledby="confirm-text"]')
+    new_game_dialog.get_by_role("button", name=fr("New game")).click()
     french.wait_for_function("() => document.querySelector('#game').dataset.number === '12'")
     second = table.view()
     # One click at a time: two quick clicks on the stock would be a double-click.
