@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -80,28 +82,37 @@ def deal(game: Annotated[str, typer.Argument(help="A game id, e.g. astrocyte")],
         console.print(f"{pid:>14}: {text}")
 
 
+@contextmanager
+def database_errors() -> Iterator[None]:
+    """A database URL that is not one, or a database that cannot be opened: one line for the
+    user (``reussite serve``, ``reussite cleanup``)."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    try:
+        yield
+    except ArgumentError as e:
+        raise CliError(f"Not a database URL: {e}") from None
+    except SQLAlchemyError as e:
+        raise CliError(f"Cannot open the database: {type(e).__name__}:"
+                       f" {str(e).splitlines()[0]}") from None
+
+
 @app.command()
 def cleanup(db: Annotated[str | None, typer.Option(
                 help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
                      " in ./data/reussite.sqlite3)")] = None) -> None:
     """Remove old abandoned games and ended games beyond each player's history, as the
     server does in the background (REUSSITE_ABANDONED_AFTER, REUSSITE_HISTORY_PER_GAME)."""
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-
     from reussite.web import cleanup as cleaner
     from reussite.web.app import database_url
     from reussite.web.storage import Store
 
     try:
-        store = Store(database_url(db))
-        store.migrate()
-        removed = cleaner.cleanup(store)
-        store.dispose()
-    except ArgumentError as e:
-        raise CliError(f"Not a database URL: {e}") from None
-    except SQLAlchemyError as e:
-        raise CliError(f"Cannot open the database: {type(e).__name__}:"
-                       f" {str(e).splitlines()[0]}") from None
+        with database_errors():
+            store = Store(database_url(db))
+            store.migrate()
+            removed = cleaner.cleanup(store)
+            store.dispose()
     except ValueError as e:
         raise CliError(str(e)) from None
     typer.echo(f"{removed} games removed")
@@ -123,24 +134,18 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
     import os
 
     import uvicorn
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from reussite.web.app import database_url, serving_app
     from reussite.web.storage import Store
 
     url = database_url(db)
-    try:
+    with database_errors():
         if workers == 1:
             application = serving_app(url)
         else:
             store = Store(url)
             store.migrate()
             store.dispose()
-    except ArgumentError as e:
-        raise CliError(f"Not a database URL: {e}") from None
-    except SQLAlchemyError as e:
-        raise CliError(f"Cannot open the database: {type(e).__name__}:"
-                       f" {str(e).splitlines()[0]}") from None
     from reussite.web.ratelimit import trusted_proxies
 
     # X-Forwarded-For is believed only from the trusted proxies (none unless configured).
