@@ -23,7 +23,7 @@ import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Protocol
 
-from reussite.web.analyses import run_job
+from reussite.web.analyses import cpu_budget, run_job
 
 
 def queue_name() -> str:
@@ -140,8 +140,6 @@ class RedisJobs:
 
 
 def job_timeout() -> int:
-    from reussite.web.analyses import cpu_budget
-
     return int(cpu_budget() * 3) + 60
 
 
