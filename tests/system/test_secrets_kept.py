@@ -11,7 +11,8 @@ where. Every answer is checked against it:
   anywhere in a JSON answer (the engine's integer form of the stock's order);
 - a hint is the same whatever the face-down cards are (it is computed from what is seen).
 Endpoints: new game, view, move, undo, redo, restart, hint, refusals (409, 422),
-the list of games, the statistics, and the HTML pages in three languages.
+the list of games, the statistics, the analysis (refused while the game is in play), and the
+HTML pages in three languages.
 """
 
 from __future__ import annotations
@@ -210,6 +211,17 @@ def test_no_answer_tells_a_face_down_card(secret_app: FastAPI, game: str) -> Non
             check(c.post(f"/api/games/{gid}/redo", json={"version": view["version"]}), pos)
         check(c.get("/api/games"), pos)
         check(c.get("/api/stats"), pos)
+        if c.get(f"/api/games/{gid}").json()["status"] == "playing":
+            # The analysis shows every card: while the game is in play it is refused, and the
+            # refusal tells nothing.
+            for r in (c.post(f"/api/games/{gid}/analysis", json={}),
+                      c.get(f"/api/games/{gid}/analysis"),
+                      c.get(f"/api/games/{gid}/analysis/position",
+                            params={"line": "player", "at": 0}),
+                      c.get(f"/api/games/{gid}/analysis/position",
+                            params={"line": "win", "at": 1, "from": 0})):
+                assert r.status_code == 409, r.text
+                check(r, pos)
         for lang in ("en", "fr", "ru"):
             for page in ("/", f"/games/{game}", "/stats"):
                 check(c.get(page, params={"lang": lang}, headers={"accept": "text/html"}),
