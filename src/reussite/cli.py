@@ -382,3 +382,42 @@ def winnable_show(game: Annotated[str, typer.Argument(help="A game id")]) -> Non
     numbers = winnable_numbers(game)
     head = ", ".join(map(str, numbers[:10]))
     Console().print(f"{game}: {len(numbers)} winnable deals: {head}{' ...' if numbers else ''}")
+
+
+daily_app = typer.Typer(help="The daily deals: one proven-winnable deal a day for each game.",
+                        no_args_is_help=True)
+app.add_typer(daily_app, name="daily")
+
+
+@daily_app.command("prepare")
+def daily_prepare(
+        days: Annotated[int, typer.Option("--days", help="Days to prepare, today first")] = 7,
+        time_limit: Annotated[float, typer.Option(
+            "--time-limit", "-t", help="CPU seconds the solver spends on one attempt")] = 5.0,
+        db: Annotated[str | None, typer.Option(
+            help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite"
+                 " in ./data/reussite.sqlite3)")] = None) -> None:
+    """Prepare every daily game's deal of today and the next days (those ready are left as
+    they are): each proved winnable by the solver, its line replayed to a win."""
+    from reussite.web import daily
+    from reussite.web.app import database_url
+    from reussite.web.days import today
+    from reussite.web.storage import Store
+
+    if not 1 <= days <= 366:
+        raise CliError(f"--days is 1 to 366: {days}")
+    _check_time_limit(time_limit)
+
+    def said(game: str, day: str, outcome: str) -> None:
+        typer.echo(f"{day} {game}: {outcome}")
+
+    try:
+        with database_errors():
+            store = Store(database_url(db))
+            store.migrate()
+            counts = daily.prepare_days(store, today(), days, seconds=time_limit, said=said)
+            store.dispose()
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    typer.echo(f"{counts['prepared']} deals prepared, {counts['ready']} ready already, "
+               f"{counts['failed']} not found")

@@ -140,6 +140,17 @@ class GameRules:
         return self.stock.action is StockAction.DRAW_TO_WASTE
 
     @property
+    def hides_cards(self) -> bool:
+        """Some card of the deal is out of sight before the first move: dealt face down, or
+        left in the stock. (A game without one can be solved before it is played.)"""
+        patterns = (*(self.tableau.piles if self.tableau else ()),
+                    *(self.reserve.piles if self.reserve else ()))
+        dealt = sum(len(p) for p in patterns)
+        if self.foundations.start_with_aces:
+            dealt += len(self.suits) * self.packs
+        return any("d" in p for p in patterns) or dealt < self.cards
+
+    @property
     def redeals_label(self) -> str:
         if self.stock.redeals is None:
             return "unlimited"

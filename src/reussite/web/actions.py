@@ -72,7 +72,7 @@ class Action:
 
 
 def _new_game(t: Tables, player: str, _game_id: str, body: NewGame) -> Outcome:
-    return t.new_game(player, body.game, body.number, body.winnable)
+    return t.new_game(player, body.game, body.number, body.winnable, body.day())
 
 
 def _view(t: Tables, player: str, game_id: str, _body: None) -> Outcome:

@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from reussite.games import CATALOGUE
 from reussite.games import get_game as game_rules
+from reussite.web import daily
 from reussite.web.actions import (
     ACTIONS,
     HINT,
@@ -33,10 +34,12 @@ from reussite.web.actions import (
     hint_json,
 )
 from reussite.web.analyses import Analyses
+from reussite.web.days import daily_games, is_over, parse_day, today
 from reussite.web.history import history
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
+    Daily,
     Error,
     GameStats,
     GameSummary,
@@ -44,12 +47,13 @@ from reussite.web.models import (
     Health,
     Hint,
     HistoryEntry,
+    Leaderboard,
     NewGame,
     PlayMove,
     StatsReset,
     VersionOnly,
 )
-from reussite.web.play import Tables
+from reussite.web.play import FUTURE_DAY, NO_DAILY, Refused, Tables, decode_move
 from reussite.web.stats import player_stats
 from reussite.web.views import dumps, view_json
 from reussite.winnable import winnable_numbers
@@ -253,3 +257,43 @@ def recent_history(request: Request, game: GameQuery = None) -> Response:
     """The caller's last games that are over or abandoned (at most 50), newest first."""
     known_game(game)
     return json_response(history(tables(request).store.history_rows(player(request), game)))
+
+
+@router.get("/daily", response_model=Daily)
+def daily_summary(request: Request) -> Response:
+    """Today's date (UTC), the seconds to the next day, and for each daily game whether the
+    caller played and won today's deal, with its ranked result; the caller's streaks."""
+    return json_response(daily.summary(tables(request).store, player(request)))
+
+
+def daily_of(game: str, day: str) -> str:
+    """``day`` of ``game``'s daily deals, or 422 (not a daily game, not a date, a future
+    day)."""
+    game_rules(game)
+    if game not in daily_games():
+        raise Refused(NO_DAILY)
+    try:
+        day = parse_day(day)
+    except ValueError as e:
+        raise Refused(str(e)) from None
+    if day > today():
+        raise Refused(FUTURE_DAY)
+    return day
+
+
+@router.get("/daily/{game}/{day}/leaderboard", response_model=Leaderboard,
+            responses=REFUSED)
+def leaderboard(request: Request, game: str, day: str) -> Response:
+    """A game's leaderboard of a day: the top 100 and the caller's own entry and rank, for
+    every ranked win and for the clean ones (no undo, no hint); once the day is over, its
+    deal's number and the solver's line."""
+    day = daily_of(game, day)
+    store = tables(request).store
+    board = daily.leaderboard(store, game, day, player(request))
+    board.update(number=None, line=None)
+    if is_over(day):
+        found = daily.stored(store, game, day)
+        if found is not None:
+            board.update(number=found.number,
+                         line=[decode_move(m).to_json() for m in found.line])
+    return json_response(board)

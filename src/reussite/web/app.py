@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, cleanup, hintpool, pages, pool, review
+from reussite.web import api, cleanup, daily, hintpool, pages, pool, review
 from reussite.web.assets import assets
 from reussite.web.edge import Edge, player_signer
 from reussite.web.errors import ERRORS, failure
@@ -103,6 +103,7 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.state.tables = Tables(store)
     app.state.signer = signer
     app.state.jobs = jobs_from_env(url)
+    app.state.tables.prepare_daily = daily.Asker(app.state.jobs.prepare)
     app.include_router(api.router)
     app.include_router(review.router)
     app.include_router(pages.router)
@@ -182,4 +183,5 @@ def serving_app(database: str | None = None) -> FastAPI:
     app.state.jobs.start()  # the local pool of analysis workers, started with the site
     cleanup.start(app.state.store)  # old abandoned games removed in the background
     pool.start(app.state.store)  # secret winnable deals proved in the background
+    daily.start(app.state.store, app.state.jobs.prepare)  # today's and tomorrow's deals
     return app

@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, or_, select
 
 from reussite.web.storage import Store, games, moves, now_ms
 
@@ -42,7 +42,10 @@ ABANDONED = select(games.c.id).where(
     bindparam("batch"))
 _rank = func.row_number().over(partition_by=(games.c.player_id, games.c.game),
                                order_by=(games.c.updated_at.desc(), games.c.id)).label("rank")
-_ended = select(games.c.id, _rank).where(games.c.ended.in_(("won", "lost"))).subquery()
+_ended = select(games.c.id, _rank).where(
+    games.c.ended.in_(("won", "lost")),
+    # A daily win is kept: the leaderboards and the streaks are read from it.
+    or_(games.c.origin != "daily", games.c.won_at.is_(None))).subquery()
 BEYOND_HISTORY = select(_ended.c.id).where(_ended.c.rank > bindparam("keep")).limit(
     bindparam("batch"))
 DELETE_MOVES = delete(moves).where(moves.c.game_id.in_(_ids))

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from reussite.games import UnknownGameError
+from reussite.games import UnknownGameError, get_game
+from reussite.web.days import today
 from reussite.web.i18n import N_, lang_of, translate
-from reussite.web.play import Conflict, NotFound, Over, Refused
+from reussite.web.play import Conflict, NotFound, NotPrepared, Over, Refused
 from reussite.web.storage import Unavailable
 
 log = logging.getLogger("reussite.web")
 
 UNAVAILABLE = (Unavailable, DBAPIError, PoolTimeout, sqlite3.OperationalError)
 """The database cannot be reached, or stays busy: 503, to be tried again."""
-ERRORS = (UnknownGameError, NotFound, Conflict, Refused, *UNAVAILABLE)
+ERRORS = (UnknownGameError, NotFound, Conflict, Refused, NotPrepared, *UNAVAILABLE)
 """What an action may raise that has an answer of its own (a 4xx, or a 503)."""
 
 
@@ -52,6 +53,14 @@ OVER = {
 }
 """Why a game takes no more actions (:class:`~reussite.web.play.Over`), as a sentence."""
 
+PREPARING = N_("Today's deal of {game} is being prepared; try again in a few seconds")
+PREPARING_PAST = N_("The deal of {game} of {day} is being prepared; try again in a few "
+                    "seconds")
+PREPARING_RETRY = "5"
+"""Seconds a player waits before asking for a day's deal being prepared again."""
+DAILY_IN_PLAY = N_("The analysis of a daily deal opens once its day is over")
+"""The analysis of a daily game while its day runs (it would show the day's deal)."""
+
 
 def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure:
     """The answer to one of :data:`ERRORS`; ``headers`` are the request's raw headers (a
@@ -62,6 +71,12 @@ def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure
         return Failure(409, translate(lang_of(headers), OVER.get(e.why, OVER["ended"])))
     if isinstance(e, Conflict):
         return Failure(409, "The game has changed since this version: reload it")
+    if isinstance(e, NotPrepared):
+        lang = lang_of(headers)
+        name = get_game(e.game).names.get(lang, e.game)
+        sentence = PREPARING if e.day == today() else PREPARING_PAST
+        return Failure(503, translate(lang, sentence).format(game=name, day=e.day),
+                       {"retry-after": PREPARING_RETRY})
     if isinstance(e, UnknownGameError | Refused):
         # The rules' sentences are in the catalogues; a sentence that is not (an unknown
         # game's, a new game's refusal) stays as it is.

@@ -8,8 +8,9 @@ never in a request). One interface, :class:`Jobs`, two kinds:
   through RQ, worked by ``reussite worker`` processes on any machine that reaches Redis and the
   database; the web processes only hand jobs to it and read results from the database.
 
-Either way a job is a game id and :func:`reussite.web.analyses.run_job` does it; its state and
-result live in the database (:mod:`reussite.web.analyses`), so a queue that loses a job, a
+A job is an analysis (a game id, done by :func:`reussite.web.analyses.run_job`) or a day's
+deal to prepare (a game and a day, :func:`reussite.web.daily.prepare_job`). An analysis's state
+and result live in the database (:mod:`reussite.web.analyses`), so a queue that loses a job, a
 worker killed in the middle or a queue's service that is down lose nothing: the analysis waits
 as queued, and is handed out again.
 """
@@ -24,6 +25,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from reussite.web.analyses import cpu_budget, run_job
+from reussite.web.daily import MAX_ATTEMPTS, SOLVE_SECONDS, prepare_job
+
+PREPARE_TIMEOUT = int(MAX_ATTEMPTS * SOLVE_SECONDS * 2) + 60
+"""A day's preparation is timed out past this (each attempt has its CPU budget)."""
 
 
 def queue_name() -> str:
@@ -42,6 +47,11 @@ class Jobs(Protocol):
     def submit(self, game_id: str) -> bool:
         """Hand the analysis of ``game_id`` to a worker: False when the queue could not take
         it now (the row stays queued and is handed out again later)."""
+        ...
+
+    def prepare(self, game: str, day: str) -> bool:
+        """Hand the preparation of ``game``'s deal of ``day`` to a worker (False when the
+        queue could not take it: it is asked again later)."""
         ...
 
     def workers(self) -> int | None:
@@ -81,8 +91,14 @@ class LocalJobs:
         self._get()
 
     def submit(self, game_id: str) -> bool:
+        return self._run(run_job, game_id, self.url)
+
+    def prepare(self, game: str, day: str) -> bool:
+        return self._run(prepare_job, game, day, self.url)
+
+    def _run(self, job: Any, *args: Any) -> bool:
         try:
-            self._get().submit(run_job, game_id, self.url)
+            self._get().submit(job, *args)
         except RuntimeError:  # a broken pool (a worker died): a new one next time
             with self._lock:
                 self._pool = None
@@ -121,6 +137,16 @@ class RedisJobs:
         try:
             # Time out a job at three times its CPU budget: the row's sweep takes it back.
             self.queue.enqueue_call(run_job, args=(game_id,), timeout=job_timeout(),
+                                    result_ttl=600, failure_ttl=86_400)
+        except redis.RedisError:
+            return False
+        return True
+
+    def prepare(self, game: str, day: str) -> bool:
+        import redis
+
+        try:
+            self.queue.enqueue_call(prepare_job, args=(game, day), timeout=PREPARE_TIMEOUT,
                                     result_ttl=600, failure_ttl=86_400)
         except redis.RedisError:
             return False

@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    field_validator,
+    model_validator,
+)
 
 from reussite.deals import MAX_DEAL_NUMBER
 from reussite.games import CATALOGUE
 from reussite.solver.hints import Reason
+from reussite.web.days import parse_day, today
 
 GAME_IDS: list[Any] = list(CATALOGUE)
 
@@ -62,6 +71,29 @@ class NewGame(Strict):
                                description="The deal number; a random one when absent")
     winnable: bool = Field(default=False, strict=True,
                            description="Pick a deal proved winnable (ignored with a number)")
+    daily: StrictBool | Annotated[str, Field(max_length=10)] | None = Field(
+        default=None, examples=[True, "2026-01-31"],
+        description="The daily deal: true for today's (ranked the first time), or a past "
+                    "day's, YYYY-MM-DD (practice, never ranked); not with number or winnable")
+
+    @field_validator("daily")
+    @classmethod
+    def _day(cls, value: bool | str | None) -> bool | str | None:
+        if isinstance(value, str):
+            return parse_day(value)
+        return value
+
+    @model_validator(mode="after")
+    def _alone(self) -> NewGame:
+        if self.daily not in (None, False) and (self.number is not None or self.winnable):
+            raise ValueError("a daily deal is chosen by its day, without number or winnable")
+        return self
+
+    def day(self) -> str | None:
+        """The day of the daily deal asked for (today's for ``true``), or None."""
+        if self.daily is True:
+            return today()
+        return self.daily or None
 
 
 class PlayMove(Strict):
@@ -107,15 +139,21 @@ NUMBER_SHOWN = ("The deal number; null while a deal the site chose is in play (s
                 "the game is over)")
 ENDED = ("How the game ended the first time: won, lost (stuck at the clear end), abandoned "
          "(another game of its kind dealt); null while in play")
-ORIGIN = "How the deal was chosen: random, winnable (the site's proven deals), number"
+ORIGIN = ("How the deal was chosen: random, winnable (the site's proven deals), number, "
+          "daily (today's daily deal), practice (a past day's daily deal)")
+Origin = Literal["random", "winnable", "number", "daily", "practice"]
 
 
 class GameView(BaseModel):
     id: str
     game: str
     number: int | None = Field(description=NUMBER_SHOWN)
-    origin: Literal["random", "winnable", "number"] = Field(description=ORIGIN)
+    origin: Origin = Field(description=ORIGIN)
     ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
+    daily: str | None = Field(description="The day (YYYY-MM-DD) of a daily or practice deal; "
+                                          "its number stays null until that day is over")
+    ranked: bool = Field(description="The player's first game of today's daily deal: its win "
+                                     "enters the leaderboard")
     version: int
     status: Literal["playing", "won", "lost"]
     piles: dict[str, list[CardEntry]]
@@ -179,7 +217,7 @@ class Hint(BaseModel):
 
 class GameStats(BaseModel):
     game: str
-    origin: Literal["random", "winnable", "number"] = Field(description=ORIGIN)
+    origin: Origin = Field(description=ORIGIN)
     name: str
     played: int
     won: int
@@ -227,3 +265,66 @@ class Health(BaseModel):
         description="where the rate limit's counts are kept: redis (shared by every process)"
                     " or memory (this process's own: the default, and the fallback when Redis"
                     " does not answer)")
+
+
+class DailyRanked(BaseModel):
+    status: Literal["playing", "won", "lost"]
+    won: bool
+    moves: int | None = Field(description="Moves played to the win, undone ones included")
+    seconds: float | None = Field(description="The game's time of the win")
+
+
+class DailyGame(BaseModel):
+    game: str
+    names: Names
+    ready: bool = Field(description="Today's deal is prepared (else it is asked for when "
+                                    "dealt, and comes a few seconds later)")
+    played: bool = Field(description="The caller dealt today's deal")
+    won: bool = Field(description="The caller won today's deal (in any of its games of it)")
+    in_play: bool = Field(description="A game of today's deal is still in play")
+    ranked: DailyRanked | None = Field(description="The caller's ranked game: the first")
+
+
+class Streak(BaseModel):
+    current: int = Field(description="Days in a row up to today (or yesterday) with a win")
+    best: int
+
+
+class DailyStreaks(Streak):
+    games: dict[str, Streak] = Field(description="Per daily game")
+
+
+class Daily(BaseModel):
+    day: str = Field(description="Today (UTC), YYYY-MM-DD")
+    seconds_left: int = Field(description="Seconds until the next day's deals")
+    games: list[DailyGame]
+    streaks: DailyStreaks = Field(description="Days in a row with a daily win (a win of the "
+                                              "day's deal on its day)")
+
+
+class BoardEntry(BaseModel):
+    rank: int = Field(description="Ties (same moves and time) share a rank")
+    name: str
+    moves: int = Field(description="Moves played to the win, undone ones included")
+    seconds: float = Field(description="The game's time of the win")
+    used_undo: bool
+    used_hint: bool
+    you: bool = Field(description="This entry is the caller's")
+
+
+class Board(BaseModel):
+    entries: list[BoardEntry] = Field(description="The top 100, best first")
+    you: BoardEntry | None = Field(description="The caller's entry, wherever it ranks")
+    count: int = Field(description="Entries in all")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    day: str
+    over: bool = Field(description="The day is over (its deal is published)")
+    all: Board = Field(description="Every ranked win: fewest moves, then shortest time, then "
+                                   "earliest win")
+    clean: Board = Field(description="The ranked wins with no undo and no hint")
+    number: int | None = Field(description="The day's deal number, once the day is over")
+    line: list[PileMove | StockMove] | None = Field(
+        description="The solver's winning line, once the day is over")

@@ -14,10 +14,14 @@ import copy
 import os
 import re
 import secrets
+import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from reussite.deals import MAX_DEAL_NUMBER, check_deal_number
 from reussite.engine import (
@@ -33,6 +37,7 @@ from reussite.engine import (
 from reussite.games import get_game
 from reussite.solver.hints import Hint
 from reussite.web import hintpool
+from reussite.web.days import daily_games, today
 from reussite.web.i18n import N_
 from reussite.web.storage import (
     Change,
@@ -112,6 +117,19 @@ def why_over(row: GameRow) -> str:
 
 class Refused(ValueError):
     """A well-formed request that the game refuses now (illegal move, nothing to undo)."""
+
+
+NO_DAILY = N_("This game has no daily deal")
+FUTURE_DAY = N_("That day's deal cannot be played before its day")
+
+
+class NotPrepared(Exception):
+    """The day's deal of a game is not ready yet: it is being prepared (503, try again)."""
+
+    def __init__(self, game: str, day: str) -> None:
+        super().__init__(game, day)
+        self.game = game
+        self.day = day
 
 
 def encode_move(move: Move) -> str:
@@ -205,6 +223,8 @@ class Tables:
         """Where a game's row and line are read and its changes committed (the store, or the
         hot path's driver-level statements: :mod:`reussite.web.hotdb`)."""
         self.cache = PositionCache(cache_size)
+        self.prepare_daily: Callable[[str, str], object] | None = None
+        """Asks for a day's deal to be prepared (the job tier), when one is missing."""
 
     def using(self, db: GameStore) -> Tables:
         """The same games (and the same cache) through another :class:`GameStore`."""
@@ -252,12 +272,15 @@ class Tables:
     # ------------------------------------------------------------------ actions
 
     def new_game(self, player: str, game: str, number: int | None,
-                 winnable: bool = False) -> Outcome:
+                 winnable: bool = False, daily: str | None = None) -> Outcome:
         """Deal a game: the deal the player named (its number shown), else one drawn by the
         site whose number stays secret until the game is over: a proven-winnable one from the
-        site's pool (``winnable``), else any of the 2**64 deals."""
+        site's pool (``winnable``), else any of the 2**64 deals; or the deal of the day
+        ``daily`` (``YYYY-MM-DD``: today's, or a past day's for practice)."""
         rules = get_game(game)  # raises UnknownGameError
         origin, secret = "random", True
+        if daily is not None:
+            return self._new_daily(player, game, daily)
         if number is not None:
             check_deal_number(number)
             origin, secret = "number", False
@@ -279,6 +302,31 @@ class Tables:
         new = NewGame(secrets.token_urlsafe(12), player, game, number, pos.status(legal),
                       origin, secret)
         row = self.db.create_game(new, self.max_in_play)
+        self.cache.put(row, pos, [], legal)
+        return Outcome(row, pos, [], legal)
+
+    def _new_daily(self, player: str, game: str, day: str) -> Outcome:
+        rules = get_game(game)
+        if game not in daily_games():
+            raise Refused(NO_DAILY)
+        now = today()
+        if day > now:
+            raise Refused(FUTURE_DAY)
+        number = self.db.daily_deal(game, day)
+        if number is None:
+            if self.prepare_daily is not None:
+                self.prepare_daily(game, day)
+            raise NotPrepared(game, day)
+        pos = Position.deal(rules, number)
+        legal = pos.raw_moves()
+        new = NewGame(secrets.token_urlsafe(12), player, game, number, pos.status(legal),
+                      "daily" if day == now else "practice", True, day)
+        try:
+            row = self.db.create_game(new, self.max_in_play)
+        except (IntegrityError, sqlite3.IntegrityError):
+            # Another request of this player dealt the same day's deal at the same moment and
+            # took the ranked place: this one is a second try.
+            row = self.db.create_game(new, self.max_in_play)
         self.cache.put(row, pos, [], legal)
         return Outcome(row, pos, [], legal)
 
@@ -325,7 +373,7 @@ class Tables:
 
     def _change(self, lo: Loaded, cursor: int, length: int, *, undo: bool = False,
                 append: str | None = None, restart_cursor: int | None = None,
-                paused: bool = False) -> tuple[Change, list[RawMove]]:
+                paused: bool = False, played: int = 0) -> tuple[Change, list[RawMove]]:
         row = lo.row
         legal = lo.pos.raw_moves()
         status = lo.pos.status(legal)
@@ -340,7 +388,8 @@ class Tables:
         return Change(cursor=cursor, length=length, status=status, elapsed_ms=elapsed,
                       used_undo=used_undo, used_hint=row.used_hint, append=append,
                       won=status == "won" and row.won_at is None, ended=ended,
-                      tally=tally, restart_cursor=restart_cursor, paused=paused), legal
+                      tally=tally, restart_cursor=restart_cursor, paused=paused,
+                      played=played), legal
 
     def move(self, player: str, game_id: str, move: Move, version: int) -> Outcome:
         lo = self._begin(player, game_id, version)
@@ -351,7 +400,7 @@ class Tables:
         events = steps_to_events(lo.pos, lo.pos.last_steps())
         c = lo.row.cursor
         text = encode_move(move)
-        change = self._change(lo, c + 1, c + 1, append=text)
+        change = self._change(lo, c + 1, c + 1, append=text, played=1)
         return self._commit(lo, change, events, lo.line[:c] + [text])
 
     def undo(self, player: str, game_id: str, version: int) -> Outcome:
@@ -378,7 +427,7 @@ class Tables:
             raise self._refuse(lo, N_("There is no move to redo"))
         lo.pos.push(decode_move(lo.line[c]))
         events = steps_to_events(lo.pos, lo.pos.last_steps())
-        change = self._change(lo, c + 1, lo.row.length)
+        change = self._change(lo, c + 1, lo.row.length, played=1)
         return self._commit(lo, change, events, lo.line)
 
     def restart(self, player: str, game_id: str, version: int) -> Outcome:

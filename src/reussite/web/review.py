@@ -22,6 +22,8 @@ from reussite.engine import Move, Position, RawMove
 from reussite.games import get_game
 from reussite.web.analyses import Analyses, AnalysisRow, played_line
 from reussite.web.api import json_answer, json_only, player, tables
+from reussite.web.days import is_over
+from reussite.web.errors import DAILY_IN_PLAY
 from reussite.web.i18n import N_, lang_of, move_sentence, translate, translations
 from reussite.web.jobs import Jobs
 from reussite.web.models import Error
@@ -92,6 +94,8 @@ def _finished(request: Request, game_id: str) -> Loaded:
     if lo.row.status == "playing":
         raise Refusal(409, N_("The analysis shows every card: it opens once the game is over "
                               "(won, given up, or with no move left)"))
+    if lo.row.daily is not None and not is_over(lo.row.daily):
+        raise Refusal(409, DAILY_IN_PLAY)
     return lo
 
 

@@ -66,6 +66,8 @@ from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Update
 
+from reussite.web.days import is_over
+
 T = TypeVar("T")
 
 metadata = MetaData()
@@ -110,15 +112,37 @@ games = Table(
     Column("paused", Boolean, nullable=False, server_default=false()),
     # Its analysis was asked for (every card shown): the game takes no more actions.
     Column("sealed", Boolean, nullable=False, server_default=false()),
+    # Every move played (undone ones and redone ones included), and that count at the first
+    # win: the daily leaderboard ranks by it.
+    Column("played", Integer, nullable=False, server_default=text("0")),
+    Column("won_played", Integer, nullable=True),
+    # The day (YYYY-MM-DD) of a daily deal (origin daily or practice), NULL for the others;
+    # ``ranked``: the player's first game of that day's deal of that game, dealt on its day.
+    Column("daily", String(10), nullable=True),
+    Column("ranked", Boolean, nullable=False, server_default=false()),
     Index("ix_games_player_updated", "player_id", "updated_at"),
     Index("ix_games_player_ended", "player_id", "ended"),
     Index("ix_games_ended_updated", "ended", "updated_at"),
+    Index("ix_games_player_daily", "player_id", "daily"),
+    # One ranked game per player, game and day, however two requests race.
+    Index("ux_games_ranked", "player_id", "game", "daily", unique=True,
+          postgresql_where=text("ranked"), sqlite_where=text("ranked")),
 )
 
-ORIGINS = ("random", "winnable", "number")
+_RANKED_WIN = and_(games.c.ranked, games.c.won_at.is_not(None))
+_CLEAN_WIN = and_(_RANKED_WIN, games.c.won_used_undo.is_(False),
+                  games.c.won_used_hint.is_(False))
+Index("ix_games_daily_board", games.c.game, games.c.daily, games.c.won_played,
+      games.c.won_ms, games.c.won_at, postgresql_where=_RANKED_WIN, sqlite_where=_RANKED_WIN)
+Index("ix_games_daily_clean", games.c.game, games.c.daily, games.c.won_played,
+      games.c.won_ms, games.c.won_at, postgresql_where=_CLEAN_WIN, sqlite_where=_CLEAN_WIN)
+# The daily leaderboards read these (the ranked winners of a game's day, in the ranking's
+# order: fewest moves played, then shortest time, then earliest win; and the clean ones).
+
+ORIGINS = ("random", "winnable", "number", "daily", "practice")
 """How a game's deal was chosen: at random by the site, from the site's proven-winnable deals,
-or by its number, by the player. (A daily deal and its practice will be origins of their
-own.) The statistics count each origin apart (docs/statistics.md)."""
+by its number, by the player, today's daily deal, or a past day's daily deal (practice, never
+ranked). The statistics count each origin apart (docs/statistics.md)."""
 ENDINGS = ("won", "lost", "abandoned", "resigned")
 """How a game ends, the first time it does: won, stuck at the clear end (lost), or abandoned
 (another game of its kind dealt while it was in play, pushed out by the bound on games in
@@ -154,6 +178,20 @@ deal_pool = Table(
     Column("number", String(20), nullable=False),
     Column("created_at", BigInteger, nullable=False),
     PrimaryKeyConstraint("game", "number", name="pk_deal_pool"),
+)
+
+daily_deals = Table(
+    "daily_deals", metadata,
+    # Each game's deal of each day (reussite.web.daily): its secret number (decimal text, as
+    # games.number), the attempt that gave it, and the solver's winning line (its moves, as
+    # the moves table writes them, one a line), proved before the deal is served.
+    Column("game", String(32), nullable=False),
+    Column("day", String(10), nullable=False),
+    Column("number", String(20), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("line", Text, nullable=False),
+    Column("prepared_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("game", "day", name="pk_daily_deals"),
 )
 
 moves = Table(
@@ -206,9 +244,9 @@ GET_GAME = select(games).where(games.c.id == bindparam("gid"),
 LINE = select(moves.c.move).where(moves.c.game_id == bindparam("gid"),
                                   moves.c.seq < bindparam("length")).order_by(moves.c.seq)
 _CHANGED = ("version", "cursor", "length", "status", "used_undo", "used_hint", "elapsed_ms",
-            "updated_at", "ended", "restart_cursor", "paused")
+            "updated_at", "ended", "restart_cursor", "paused", "played")
 """The columns every change writes (the flags only ever turned on: :func:`_flag`)."""
-_WON = ("won_at", "won_moves", "won_ms")
+_WON = ("won_at", "won_moves", "won_ms", "won_played")
 """The columns the first win writes too (``won_used_*`` are made from the flags)."""
 
 
@@ -298,6 +336,14 @@ PLAYER_TOTALS = select(totals).where(totals.c.player_id == bindparam("pid"))
 of their games (tests/web/test_stats.py reads PostgreSQL's plan of it)."""
 TAKE_POOLED = select(deal_pool.c.number).where(deal_pool.c.game == bindparam("game"))
 """The pool's deals of a game (a few: :data:`reussite.web.pool.POOL_SIZE`)."""
+DAILY_BEFORE = select(games.c.id).where(
+    games.c.player_id == bindparam("pid"), games.c.daily == bindparam("day"),
+    games.c.game == bindparam("t_game"), games.c.origin == literal_column("'daily'")).limit(
+    literal_column("1"))
+"""A player's earlier game of a day's deal (a daily game is ranked only without one)."""
+DAILY_DEAL = select(daily_deals.c.number).where(daily_deals.c.game == bindparam("t_game"),
+                                                daily_deals.c.day == bindparam("day"))
+"""A game's prepared deal of a day (:mod:`reussite.web.daily`)."""
 RETIRE_POOLED = delete(deal_pool).where(deal_pool.c.game == bindparam("game"),
                                         deal_pool.c.number == bindparam("number"))
 
@@ -331,13 +377,15 @@ class Sql(NamedTuple):
     add_totals: Any
     take_pooled: Any
     retire_pooled: Any
+    daily_before: Any
+    daily_deal: Any
 
 
 def statements(dialect: str) -> Sql:
     """The game statements for ``dialect`` ("sqlite" or "postgresql")."""
     return Sql(GET_GAME, LINE, UPDATE, UPDATE_WON, CUT_LINE, APPEND, CREATE, MARK_HINT,
                UNFINISHED, TALLY, IN_PLAY, ABANDON, _add_totals(dialect), TAKE_POOLED,
-               RETIRE_POOLED)
+               RETIRE_POOLED, DAILY_BEFORE, DAILY_DEAL)
 
 
 def compiled(dialect: Dialect) -> Sql:
@@ -381,10 +429,17 @@ class GameRow:
     restart_cursor: int | None = None
     paused: bool = False
     sealed: bool = False
+    played: int = 0
+    won_played: int | None = None
+    daily: str | None = None
+    ranked: bool = False
 
     @property
     def shown_number(self) -> int | None:
-        """The deal number as the player may see it: None while a secret deal is in play."""
+        """The deal number as the player may see it: None while a secret deal is in play,
+        and, for a daily deal, until its day is over (a winner would tell everyone)."""
+        if self.daily is not None:
+            return None if not is_over(self.daily) else self.number
         return None if self.secret and self.ended is None else self.number
 
     @property
@@ -399,7 +454,8 @@ class GameRow:
         return cls(v[0], v[1], v[2], int(v[3]), v[4], v[5], v[6], v[7], bool(v[8]),
                    bool(v[9]), v[10], v[11], v[12], v[13], v[14], v[15],
                    None if v[16] is None else bool(v[16]), None if v[17] is None else bool(v[17]),
-                   v[18], bool(v[19]), v[20], v[21], bool(v[22]), bool(v[23]))
+                   v[18], bool(v[19]), v[20], v[21], bool(v[22]), bool(v[23]), v[24], v[25],
+                   v[26], bool(v[27]))
 
 
 assert GameRow.__slots__ == GAME_COLUMNS, "a field of GameRow for each column, in order"
@@ -427,6 +483,8 @@ class Change:
     """After a restart: the cursor it left (see ``games.restart_cursor``)."""
     paused: bool = False
     """The game's clock stops (until the next change)."""
+    played: int = 0
+    """Moves this change plays (a move, or a redo: 1), added to ``games.played``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,10 +520,12 @@ def commit_values(row: GameRow, change: Change) -> tuple[dict[str, Any], dict[st
         version=row.version + 1, cursor=change.cursor, length=change.length,
         status=change.status, used_undo=change.used_undo, used_hint=change.used_hint,
         elapsed_ms=change.elapsed_ms, updated_at=t, ended=change.ended,
-        restart_cursor=change.restart_cursor, paused=change.paused)
+        restart_cursor=change.restart_cursor, paused=change.paused,
+        played=row.played + change.played)
     if change.won:
         values.update(won_at=t, won_moves=change.cursor, won_ms=change.elapsed_ms,
-                      won_used_undo=change.used_undo, won_used_hint=change.used_hint)
+                      won_used_undo=change.used_undo, won_used_hint=change.used_hint,
+                      won_played=values["played"])
     params = {_NEW[k]: v for k, v in values.items() if k in _NEW}
     params.update(gid=row.id, seen=row.version)
     if change.tally is not None:
@@ -488,7 +548,8 @@ def row_after(row: GameRow, values: dict[str, Any]) -> GameRow:
         bool(values["won_used_undo"]) if won else row.won_used_undo,
         bool(values["won_used_hint"]) if won else row.won_used_hint,
         row.origin, row.secret, values["ended"], values["restart_cursor"], values["paused"],
-        row.sealed)
+        row.sealed, values["played"], values["won_played"] if won else row.won_played,
+        row.daily, row.ranked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,6 +563,8 @@ class NewGame:
     status: str
     origin: str = "random"
     secret: bool = False
+    daily: str | None = None
+    """The day of a daily deal (origin daily or practice)."""
 
     def values(self) -> dict[str, Any]:
         """The row of the game just dealt (a deal with no move left has ended already)."""
@@ -512,7 +575,8 @@ class NewGame:
                     created_at=t, updated_at=t, won_at=None, won_moves=None, won_ms=None,
                     won_used_undo=None, won_used_hint=None, origin=self.origin,
                     secret=self.secret, ended=None if self.status == "playing" else self.status,
-                    restart_cursor=None, paused=False, sealed=False)
+                    restart_cursor=None, paused=False, sealed=False, played=0,
+                    won_played=None, daily=self.daily, ranked=False)
 
 
 HISTORY_SCAN = 200
@@ -565,6 +629,8 @@ class GameStore(Protocol):
     def unfinished(self, player_id: str, most: int) -> list[GameRow]: ...
 
     def take_pooled(self, game: str) -> int | None: ...
+
+    def daily_deal(self, game: str, day: str) -> int | None: ...
 
 
 Execute = Callable[[Any, dict[str, Any]], int]
@@ -646,6 +712,9 @@ class GameStatements:
         sql = self.sql
 
         def writes(execute: Execute, query: Query) -> bool:
+            if new.origin == "daily":  # the first game of the day's deal is the ranked one
+                values["ranked"] = not query(sql.daily_before, {
+                    "pid": new.player_id, "day": new.daily, "t_game": new.game})
             lost: dict[tuple[str, str], int] = {}
             for gid in abandoning(query(sql.in_play, {"pid": new.player_id}), new.game,
                                   max_in_play):
@@ -667,6 +736,11 @@ class GameStatements:
         """Note that a hint was shown (the position and its version do not change)."""
         if not row.used_hint:
             self._transaction(lambda execute, _q: execute(self.sql.mark_hint, {"gid": row.id}))
+
+    def daily_deal(self, game: str, day: str) -> int | None:
+        """The prepared deal number of ``game`` on ``day``, or None."""
+        found = self._one(self.sql.daily_deal, {"t_game": game, "day": day})
+        return None if found is None else int(found[0])
 
     def take_pooled(self, game: str) -> int | None:
         """A secret proven-winnable deal of ``game`` from the pool, retired as it is taken

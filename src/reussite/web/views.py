@@ -33,7 +33,8 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
     finish = finishing_line(pos, raw) if status == "playing" else None
     return {
         "id": row.id, "game": row.game, "number": row.shown_number, "origin": row.origin,
-        "ended": row.ended, "sealed": row.sealed, "version": row.version,
+        "ended": row.ended, "sealed": row.sealed, "daily": row.daily, "ranked": row.ranked,
+        "version": row.version,
         "status": status, "piles": pos.player_view() if piles is None else piles,
         "legal_moves": legal,
         "can_undo": (row.cursor > 0 or row.restart_cursor is not None) and not final,
