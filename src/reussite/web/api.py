@@ -147,7 +147,7 @@ def list_games(request: Request,
     rows = tables(request).recent(player(request), game, status, limit)
     return json_response([
         {"id": r.id, "game": r.game, "number": r.shown_number, "status": r.status,
-         "ended": r.ended, "moves": r.cursor,
+         "ended": r.ended, "moves": r.cursor, "daily": r.daily,
          "updated_at": datetime.fromtimestamp(r.updated_at / 1000, UTC).isoformat()}
         for r in rows])
 

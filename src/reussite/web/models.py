@@ -191,6 +191,7 @@ class GameSummary(BaseModel):
     status: Literal["playing", "won", "lost"]
     ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
     moves: int
+    daily: str | None = Field(description="The day of a daily or practice deal")
     updated_at: str = Field(description="ISO 8601, UTC")
 
 

@@ -29,8 +29,9 @@ from starlette.concurrency import run_in_threadpool
 
 from reussite.games import CATALOGUE, SEED_GAMES
 from reussite.rules import GameRules
-from reussite.web import i18n
+from reussite.web import daily, i18n
 from reussite.web.assets import accepts_gzip, assets
+from reussite.web.days import daily_games, next_day, parse_day, today
 from reussite.web.i18n import (
     DIFFICULTY,
     LANG_COOKIE,
@@ -41,7 +42,7 @@ from reussite.web.i18n import (
     ui_strings,
 )
 from reussite.web.pagecache import PageCache
-from reussite.web.play import Tables
+from reussite.web.play import FUTURE_DAY, NO_DAILY, Tables
 from reussite.web.stats import player_stats
 from reussite.web.storage import GameRow
 from reussite.web.texts import rules_html
@@ -221,8 +222,9 @@ def catalogue(request: Request, rows: list[GameRow]) -> HTMLResponse:
                          {"resume": list(resume.values())})
 
 
-def game(request: Request, game_id: str) -> HTMLResponse:
-    """A game's page (``game_id`` one of the catalogue's)."""
+def game(request: Request, game_id: str, day: str | None = None) -> HTMLResponse:
+    """A game's page (``game_id`` one of the catalogue's); with ``day``, the page of that
+    day's daily deal (its banner, its leaderboard)."""
     rules = CATALOGUE[game_id]
     feedback = request.query_params.get("feedback")
     if feedback not in FEEDBACK_NOTES:
@@ -232,11 +234,17 @@ def game(request: Request, game_id: str) -> HTMLResponse:
         return {"rules": rules, "rules_text": rules_text(game_id, lang), "ui": ui_strings(lang),
                 "related": [CATALOGUE[g] for g in rules.related
                             if g in CATALOGUE and g != game_id],
-                "feedback": feedback, "max_feedback": MAX_FEEDBACK}
+                "feedback": feedback, "max_feedback": MAX_FEEDBACK, "daily": daily_context}
 
+    daily_context = None
+    if day is not None:
+        now = today()
+        daily_context = {"day": day, "today": day == now, "previous": next_day(day, -1),
+                         "next": None if day >= now else next_day(day)}
     player: str = request.state.player
     token = feedback_signer(request).sign(player).decode()
-    return render_shared(request, "game.html", (game_id, feedback), context, {"csrf": token})
+    key = (game_id, feedback) if day is None else (game_id, feedback, day, day == today())
+    return render_shared(request, "game.html", key, context, {"csrf": token})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -251,6 +259,28 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
     if game_id not in CATALOGUE:
         raise HTTPException(404, "There is no such game")
     return game(request, game_id)
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily_page(request: Request) -> HTMLResponse:
+    """Today's deals of every daily game, the caller's results, the time left."""
+    summary = await run_in_threadpool(daily.summary, tables(request).store,
+                                      request.state.player)
+    return render(request, "daily.html", yesterday=next_day(summary["day"], -1), **summary)
+
+
+@router.get("/daily/{game_id}/{day}", response_class=HTMLResponse)
+async def daily_game_page(request: Request, game_id: str, day: str) -> HTMLResponse:
+    """A daily deal's page: today's is ranked, a past day's is practice."""
+    if game_id not in daily_games():
+        raise HTTPException(404, NO_DAILY)
+    try:
+        day = parse_day(day)
+    except ValueError:
+        raise HTTPException(404, N_("There is no such day")) from None
+    if day > today():
+        raise HTTPException(404, FUTURE_DAY)
+    return game(request, game_id, day)
 
 
 @router.get("/stats", response_class=HTMLResponse)

@@ -320,7 +320,7 @@ SQLite's SQL for a LIMIT parameter has an OFFSET parameter too, so both are name
 TALLY = update(totals).where(totals.c.player_id == bindparam("pid"),
                              totals.c.game == bindparam("t_game"),
                              totals.c.origin == bindparam("t_origin")).values(tally_values())
-IN_PLAY = select(games.c.id, games.c.game).where(
+IN_PLAY = select(games.c.id, games.c.game, games.c.daily).where(
     games.c.player_id == bindparam("pid"), games.c.ended.is_(None)).order_by(
     games.c.updated_at.desc(), games.c.id)
 """A player's games in play, the most recently changed first (as many as the bound allows)."""
@@ -338,9 +338,9 @@ TAKE_POOLED = select(deal_pool.c.number).where(deal_pool.c.game == bindparam("ga
 """The pool's deals of a game (a few: :data:`reussite.web.pool.POOL_SIZE`)."""
 DAILY_BEFORE = select(games.c.id).where(
     games.c.player_id == bindparam("pid"), games.c.daily == bindparam("day"),
-    games.c.game == bindparam("t_game"), games.c.origin == literal_column("'daily'")).limit(
-    literal_column("1"))
-"""A player's earlier game of a day's deal (a daily game is ranked only without one)."""
+    games.c.game == bindparam("t_game"), games.c.origin == literal_column("'daily'"))
+"""A player's earlier games of a day's deal (a daily game is ranked only without one; a few
+at most, found through the index on (player_id, daily))."""
 DAILY_DEAL = select(daily_deals.c.number).where(daily_deals.c.game == bindparam("t_game"),
                                                 daily_deals.c.day == bindparam("day"))
 """A game's prepared deal of a day (:mod:`reussite.web.daily`)."""
@@ -640,12 +640,17 @@ Query = Callable[[Any, dict[str, Any]], list[Any]]
 """Run one statement that returns rows in the transaction under way; its rows."""
 
 
-def abandoning(in_play: list[Any], game: str, max_in_play: int) -> list[str]:
-    """Which of a player's games in play (id, game; the most recently changed first) a new
-    game of ``game`` abandons: the one of the same game, and the oldest beyond the bound
-    (the new game is one of the ``max_in_play``)."""
-    out = [r[0] for r in in_play if r[1] == game]
-    others = [r[0] for r in in_play if r[1] != game]
+def abandoning(in_play: list[Any], game: str, max_in_play: int,
+               daily: bool = False) -> list[str]:
+    """Which of a player's games in play (id, game, day; the most recently changed first) a
+    new game of ``game`` abandons: the one of the same kind (the same game, both daily deals
+    or neither: a daily deal does not end the game dealt at random, nor the other way round),
+    and the oldest beyond the bound (the new game is one of the ``max_in_play``)."""
+    def same(r: Any) -> bool:
+        return bool(r[1] == game and (r[2] is not None) == daily)
+
+    out = [r[0] for r in in_play if same(r)]
+    others = [r[0] for r in in_play if not same(r)]
     return out + others[max(0, max_in_play - 1):]
 
 
@@ -717,7 +722,7 @@ class GameStatements:
                     "pid": new.player_id, "day": new.daily, "t_game": new.game})
             lost: dict[tuple[str, str], int] = {}
             for gid in abandoning(query(sql.in_play, {"pid": new.player_id}), new.game,
-                                  max_in_play):
+                                  max_in_play, new.daily is not None):
                 for game, origin, length in query(sql.abandon, {"gid": gid, "now": now_ms()}):
                     if length > 0:
                         lost[game, origin] = lost.get((game, origin), 0) + 1

@@ -66,6 +66,8 @@ export const api = {
   history: (game) => call("GET", `/api/history${game ? `?game=${encodeURIComponent(game)}` : ""}`),
   resetStats: (game) => call("DELETE", `/api/stats${game ? `?game=${encodeURIComponent(game)}` : ""}`),
   stats: () => call("GET", "/api/stats"),
+  leaderboard: (game, day) => call("GET",
+    `/api/daily/${encodeURIComponent(game)}/${encodeURIComponent(day)}/leaderboard`),
   resign: (id, version) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/resign`, { version }),
   analyse: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, {}),

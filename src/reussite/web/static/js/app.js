@@ -17,6 +17,7 @@ import { bestOf, cascade } from "./celebrate.js";
 import { applyLooks, looksControls } from "./looks.js";
 import { playSound, soundOf } from "./sound.js";
 import { awaitAnalysis, createReview, stateText } from "./review.js";
+import { boardAfter } from "./board.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -75,6 +76,9 @@ const root = document.getElementById("game");
 // that the two agree).
 const MAX_DEAL_NUMBER = "18446744073709551615";
 const gameId = root?.dataset.gameId;
+// A daily deal's page (/daily/{game}/{day}): its games are that day's deal.
+const dailyDay = root?.dataset.daily || null;
+const PREPARING_TRIES = 24; // a day's deal being prepared: asked again for about two minutes
 // The texts: the server's list (#ui-strings) and the table's own, from its template.
 const strings = {};
 for (const id of ["ui-strings", "table-strings"]) {
@@ -569,6 +573,7 @@ function updateChrome() {
   root.dataset.number = shown;
   root.classList.toggle("won", v.status === "won");
   showBanner(v.status);
+  if (dailyDay) boardAfter(v);
   const url = addressOf(v);
   if (url.href !== window.location.href || history.state?.id !== v.id) {
     history.replaceState({ id: v.id }, "", url);
@@ -816,12 +821,26 @@ function isSafeCollect(m) {
 
 /** A new game; when no deal of this game is known to be winnable yet, say so and deal any. */
 async function newGame(body) {
+  if (dailyDay && body.number === undefined) return dailyGame();
   try {
     return await api.newGame(gameId, body);
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 422 || !body.winnable) throw e;
     toast(e.detail);
     return api.newGame(gameId, {});
+  }
+}
+
+/** The page's daily deal, asked for again while the server prepares it (503, Retry-After). */
+async function dailyGame() {
+  for (let i = 1; ; i += 1) {
+    try {
+      return await api.newGame(gameId, { daily: dailyDay });
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 503 || i >= PREPARING_TRIES) throw e;
+      toast(e.detail, 5000);
+      await new Promise((resolve) => { setTimeout(resolve, 5000); });
+    }
   }
 }
 
@@ -946,7 +965,9 @@ async function resume() {
     } catch (e) {
       games = [];
     }
-    const mine = (games || []).find((g) => g.game === gameId && g.status === "playing");
+    // A daily deal's page resumes that day's game, a game's page any other game of its kind.
+    const mine = (games || []).find((g) => g.game === gameId && g.status === "playing"
+      && (g.daily ?? null) === dailyDay);
     let view = null;
     if (mine) {
       try {
