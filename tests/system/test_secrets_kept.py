@@ -17,6 +17,7 @@ HTML pages in three languages.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -344,3 +345,58 @@ def test_a_won_secret_deal_shows_its_number_at_the_win(secret_app: FastAPI,
         assert view["status"] == "won" and view["ended"] == "won" and view["number"] == number
         listed = c.get("/api/games").json()
         assert [g["number"] for g in listed if g["id"] == view["id"]] == [number]
+
+
+def test_a_daily_deal_tells_its_number_nowhere_while_its_day_runs(
+        secret_app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The day's deal (one number for everyone: a winner who told it would tell every card)
+    is in no view, list, history, leaderboard, page or refusal while its day runs, not even
+    once the game is won; nor is the solver's line. Once the day is over both are told."""
+    from datetime import UTC, datetime
+
+    from reussite.web import daily, days
+    from reussite.web.play import decode_move
+
+    day = "2300-06-15"
+    noon = datetime(2300, 6, 15, 12, tzinfo=UTC).timestamp()
+    monkeypatch.setattr(days, "clock", lambda: noon)
+    store = secret_app.state.store
+    assert daily.prepare(store, "klondike", day) in ("prepared", "ready")
+    p = daily.stored(store, "klondike", day)
+    assert p is not None
+    with TestClient(secret_app) as c:
+        view = c.post("/api/games", json={"game": "klondike", "daily": True}).json()
+        gid = view["id"]
+        answers = []
+        pos = Position.deal(get_game("klondike"), p.number)
+        for text in p.line:
+            move = decode_move(text)
+            r = c.post(f"/api/games/{gid}/moves",
+                       json={"move": move.to_json(), "version": view["version"]})
+            pos.play(move)
+            check(r, pos)
+            answers.append(r)
+            view = r.json()
+        assert view["status"] == "won" and view["number"] is None
+        answers += [c.get(f"/api/games/{gid}"), c.get("/api/games"), c.get("/api/history"),
+                    c.get("/api/daily"), c.get(f"/api/daily/klondike/{day}/leaderboard"),
+                    c.get(f"/api/games/{gid}/analysis"),
+                    c.post(f"/api/games/{gid}/analysis", json={}),
+                    c.get(f"/api/games/{gid}/analysis/position?line=player&at=0"),
+                    c.post("/api/games", json={"game": "klondike", "daily": "2300-06-16"})]
+        for lang in ("en", "fr", "ru"):
+            for page in ("/", "/daily", f"/daily/klondike/{day}", "/stats",
+                         f"/daily/klondike/{day}?id={gid}"):
+                answers.append(c.get(page, params={"lang": lang},
+                                     headers={"accept": "text/html"}))
+        # the solver's first moves as JSON writes them (as a leaderboard would carry them)
+        line_json = json.dumps([decode_move(m).to_json() for m in p.line[:3]],
+                               separators=(",", ":"))[1:-1]
+        for a in answers:
+            assert a.status_code < 500 and not deal_number_told(a, p.number), a.text
+            assert line_json not in a.text
+        assert {a.status_code for a in answers[-19:-15]} == {409, 422}  # analysis, future
+        monkeypatch.setattr(days, "clock", lambda: noon + 86_400)  # the next day
+        assert c.get(f"/api/games/{gid}").json()["number"] == p.number
+        board = c.get(f"/api/daily/klondike/{day}/leaderboard").json()
+        assert board["number"] == p.number and len(board["line"]) == len(p.line)

@@ -286,8 +286,13 @@ async def daily_game_page(request: Request, game_id: str, day: str) -> HTMLRespo
 @router.get("/stats", response_class=HTMLResponse)
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
-    rows = player_stats(await run_in_threadpool(tables(request).store.player_totals, player))
-    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
+    store = tables(request).store
+    rows = player_stats(await run_in_threadpool(store.player_totals, player))
+    days = await run_in_threadpool(daily.player_days, store, player)
+    streaks = daily.daily_streaks(days, today())
+    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows],
+                  daily_streaks=streaks if days else None,
+                  daily_names={g: CATALOGUE[g] for g in streaks["games"]})
 
 
 @router.post("/feedback")
