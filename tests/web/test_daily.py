@@ -382,3 +382,89 @@ def test_the_same_moves_encode_the_solvers_line() -> None:
     line = daily.solver_line(GAME, 2, 5.0)
     assert line is not None
     assert [encode_move(decode_move(m)) for m in line] == line
+
+
+# ---------------------------------------------------------------------- PostgreSQL's plan
+
+
+def plan_nodes(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield node
+    for child in node.get("Plans", ()):
+        yield from plan_nodes(child)
+
+
+_COLUMNS = ("id, player_id, game, number, version, cursor, length, status, used_undo, "
+            "used_hint, elapsed_ms, created_at, updated_at, won_at, won_moves, won_ms, "
+            "won_used_undo, won_used_hint, origin, secret, ended, played, won_played, daily, "
+            "ranked")
+
+
+@pytest.mark.postgres
+def test_the_leaderboard_is_read_through_its_index_in_postgresqls_plan(
+        postgres_url: str) -> None:
+    """20,000 ranked wins of one day among 60,000 daily games of other days: after ANALYZE,
+    the board's top, its clean top and a player's rank are read through the leaderboard's
+    partial indexes, never by a scan of the table."""
+    import json
+
+    from sqlalchemy import text
+
+    store = Store(postgres_url)
+    store.migrate()
+    tag = secrets.token_hex(4)
+    d = a_day()
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(text(
+                f"INSERT INTO games ({_COLUMNS}) SELECT 'lb' || g || :t, 'lbp' || g || :t, "
+                "'klondike', '1', 1, 1, 1, 'won', g % 3 = 0, g % 5 = 0, 1000 + g, g, g, g, "
+                "100, 1000 + g % 977, g % 3 = 0, g % 5 = 0, 'daily', true, 'won', "
+                "100 + g % 50, 100 + g % 50, :day, true FROM generate_series(1, 20000) AS g"),
+                {"t": tag, "day": d})
+            conn.execute(text(
+                f"INSERT INTO games ({_COLUMNS}) SELECT 'lo' || g || :t, 'lop' || g || :t, "
+                "'klondike', '1', 1, 1, 1, 'won', false, false, 1000, g, g, g, 100, 1000, "
+                "false, false, 'daily', true, 'won', 100, 100, "
+                "'2301-01-' || lpad((g % 28 + 1)::text, 2, '0'), true "
+                "FROM generate_series(1, 60000) AS g"), {"t": tag})
+            conn.execute(text("ANALYZE games"))
+            plans = []
+            me = f"lbp777{tag}"
+            mine = select_rank(d, me)
+            for stmt in (daily.board_query(GAME, d, False), daily.board_query(GAME, d, True),
+                         mine):
+                sql = stmt.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
+                plan = conn.execute(text(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}")).scalar_one()
+                plans.append(json.loads(plan) if isinstance(plan, str) else plan)
+        top = store_board(store, d, me)
+    finally:
+        with store.engine.begin() as conn:
+            conn.execute(text("DELETE FROM games WHERE id LIKE 'lb%' || :t OR id LIKE 'lo%' || :t"),
+                         {"t": tag})
+        store.dispose()
+    for i, (plan, index) in enumerate(zip(plans, ("ix_games_daily_board",
+                                                  "ix_games_daily_clean",
+                                                  "ix_games_daily_board"), strict=True)):
+        nodes = list(plan_nodes(plan[0]["Plan"]))
+        kinds = {n["Node Type"] for n in nodes}
+        assert "Seq Scan" not in kinds, nodes
+        if i < 2:  # the tops are read in the index's order: no sort, the LIMIT stops early
+            assert "Sort" not in kinds and kinds & {"Index Scan", "Index Only Scan"}, nodes
+        assert {n["Index Name"] for n in nodes if "Index Name" in n} == {index}, nodes
+    assert top["all"]["count"] == 20_000 and len(top["all"]["entries"]) == 100
+    assert top["all"]["you"]["rank"] > 100
+
+
+def select_rank(d: str, me: str) -> Any:
+    """The count of the wins better than a player's (its rank, less one), as the board asks."""
+    from sqlalchemy import and_, func, or_, select
+
+    from reussite.web.storage import RANKED_WIN
+
+    return select(func.count()).select_from(games).where(
+        games.c.game == GAME, games.c.daily == d, RANKED_WIN,
+        or_(games.c.won_played < 127, and_(games.c.won_played == 127, games.c.won_ms < 1777)))
+
+
+def store_board(store: Store, d: str, me: str) -> dict[str, Any]:
+    return daily.leaderboard(store, GAME, d, me)

@@ -36,7 +36,15 @@ from reussite.games import get_game
 from reussite.web.days import daily_games, is_over, next_day, seconds_left, today
 from reussite.web.names import display_names
 from reussite.web.play import decode_move, encode_move
-from reussite.web.storage import Store, daily_deals, default_url, games, now_ms
+from reussite.web.storage import (
+    CLEAN_WIN,
+    RANKED_WIN,
+    Store,
+    daily_deals,
+    default_url,
+    games,
+    now_ms,
+)
 
 log = logging.getLogger("reussite.web")
 
@@ -219,9 +227,6 @@ def start(store: Store, submit: Callable[[str, str], object]) -> threading.Threa
 
 # ---------------------------------------------------------------------- the leaderboard
 
-_RANKED_WIN = and_(games.c.ranked, games.c.won_at.is_not(None))
-_CLEAN_WIN = and_(_RANKED_WIN, games.c.won_used_undo.is_(False),
-                  games.c.won_used_hint.is_(False))
 _ORDER = (games.c.won_played, games.c.won_ms, games.c.won_at)
 
 
@@ -231,7 +236,7 @@ def board_query(game: str, day: str, clean: bool, limit: int = BOARD_SIZE) -> An
     return select(games.c.player_id, games.c.won_played, games.c.won_ms, games.c.won_at,
                   games.c.won_used_undo, games.c.won_used_hint).where(
         games.c.game == game, games.c.daily == day,
-        _CLEAN_WIN if clean else _RANKED_WIN).order_by(*_ORDER).limit(limit)
+        CLEAN_WIN if clean else RANKED_WIN).order_by(*_ORDER).limit(limit)
 
 
 def ranked(rows: list[Any], names: dict[str, str], me: str | None) -> list[dict[str, Any]]:
@@ -257,11 +262,11 @@ def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
     mine = conn.execute(select(games.c.player_id, *_ORDER[:2], games.c.won_at,
                                games.c.won_used_undo, games.c.won_used_hint).where(
         games.c.player_id == me, games.c.game == game, games.c.daily == day,
-        _CLEAN_WIN if clean else _RANKED_WIN)).first()
+        CLEAN_WIN if clean else RANKED_WIN)).first()
     you = None
     if mine is not None:
         better = conn.execute(select(func.count()).select_from(games).where(
-            games.c.game == game, games.c.daily == day, _CLEAN_WIN if clean else _RANKED_WIN,
+            games.c.game == game, games.c.daily == day, CLEAN_WIN if clean else RANKED_WIN,
             or_(games.c.won_played < mine.won_played,
                 and_(games.c.won_played == mine.won_played,
                      games.c.won_ms < mine.won_ms)))).scalar_one()
@@ -270,7 +275,7 @@ def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
     entries = ranked(rows, names, me)
     total = conn.execute(select(func.count()).select_from(games).where(
         games.c.game == game, games.c.daily == day,
-        _CLEAN_WIN if clean else _RANKED_WIN)).scalar_one()
+        CLEAN_WIN if clean else RANKED_WIN)).scalar_one()
     return {"entries": entries, "you": None if you is None else entry(you[0], you[1], names, me),
             "count": int(total)}
 

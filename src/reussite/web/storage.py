@@ -129,15 +129,19 @@ games = Table(
           postgresql_where=text("ranked"), sqlite_where=text("ranked")),
 )
 
-_RANKED_WIN = and_(games.c.ranked, games.c.won_at.is_not(None))
-_CLEAN_WIN = and_(_RANKED_WIN, games.c.won_used_undo.is_(False),
-                  games.c.won_used_hint.is_(False))
+RANKED_WIN = and_(games.c.ranked, games.c.won_at.is_not(None))
+"""A ranked game that was won: an entry of its day's leaderboard."""
+CLEAN_WIN = and_(RANKED_WIN, games.c.won_used_undo == false(),
+                 games.c.won_used_hint == false())
+"""A ranked win with no undo and no hint: an entry of the clean ranking."""
+# The daily leaderboards are read through these partial indexes (the ranked winners of a
+# game's day, in the ranking's order: fewest moves played, then shortest time, then earliest
+# win; and the clean ones). A query's WHERE must imply an index's predicate for the planner
+# to use it: the queries use these very expressions.
 Index("ix_games_daily_board", games.c.game, games.c.daily, games.c.won_played,
-      games.c.won_ms, games.c.won_at, postgresql_where=_RANKED_WIN, sqlite_where=_RANKED_WIN)
+      games.c.won_ms, games.c.won_at, postgresql_where=RANKED_WIN, sqlite_where=RANKED_WIN)
 Index("ix_games_daily_clean", games.c.game, games.c.daily, games.c.won_played,
-      games.c.won_ms, games.c.won_at, postgresql_where=_CLEAN_WIN, sqlite_where=_CLEAN_WIN)
-# The daily leaderboards read these (the ranked winners of a game's day, in the ranking's
-# order: fewest moves played, then shortest time, then earliest win; and the clean ones).
+      games.c.won_ms, games.c.won_at, postgresql_where=CLEAN_WIN, sqlite_where=CLEAN_WIN)
 
 ORIGINS = ("random", "winnable", "number", "daily", "practice")
 """How a game's deal was chosen: at random by the site, from the site's proven-winnable deals,
