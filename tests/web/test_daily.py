@@ -468,3 +468,39 @@ def select_rank(d: str, me: str) -> Any:
 
 def store_board(store: Store, d: str, me: str) -> dict[str, Any]:
     return daily.leaderboard(store, GAME, d, me)
+
+
+def test_forgetting_the_statistics_does_not_make_a_second_try_ranked(
+        client: TestClient, app: FastAPI, day: str) -> None:
+    p = prepared(app, GAME, day)
+    view = post_daily(client, True).json()
+    play_line(client, view, p.line)
+    assert client.delete("/api/stats").status_code == 200
+    again = post_daily(client, True).json()
+    assert again["ranked"] is False
+    assert board(client, day)["all"]["count"] == 1
+
+
+# ---------------------------------------------------------------------- the pages
+
+
+def test_the_daily_pages(client: TestClient, app: FastAPI, day: str) -> None:
+    prepared(app, GAME, day)
+    for lang, words in (("en", "Daily deals"), ("fr", "Donnes du jour"),
+                        ("ru", "Расклады дня")):
+        r = client.get("/daily", params={"lang": lang}, headers={"accept": "text/html"})
+        assert r.status_code == 200 and words in r.text
+        assert f'href="/daily/{GAME}/{day}"' in r.text
+        assert "leap-year" not in r.text
+        home = client.get("/", params={"lang": lang})
+        assert 'href="/daily"' in home.text
+    page = client.get(f"/daily/{GAME}/{day}?lang=en", headers={"accept": "text/html"})
+    assert page.status_code == 200
+    assert f'data-daily="{day}"' in page.text and 'class="daily-board"' in page.text
+    assert "is ranked" in page.text and "Practice" not in page.text
+    past = client.get(f"/daily/{GAME}/{days.next_day(day, -3)}")
+    assert past.status_code == 200 and "Practice, not ranked." in past.text
+    for path in (f"/daily/{GAME}/{days.next_day(day)}", f"/daily/{GAME}/2026-02-30",
+                 f"/daily/leap-year/{day}", f"/daily/nonsense/{day}"):
+        r = client.get(path, headers={"accept": "text/html"})
+        assert r.status_code == 404, path

@@ -1045,13 +1045,17 @@ class Store(GameStatements):
         The statistics and the history are read from these rows, so both start afresh."""
         started = now_ms()
         q = select(games.c.id, games.c.ended, games.c.length, games.c.game,
-                   games.c.origin).where(games.c.player_id == player_id)
+                   games.c.origin, games.c.ranked, games.c.daily).where(
+            games.c.player_id == player_id)
         if game is not None:
             q = q.where(games.c.game == game)
         q = q.order_by(games.c.updated_at.desc())
         with self._writing() as conn:
             rows = list(conn.execute(q))
-            keep = games_in_play(rows)
+            # A ranked daily game is kept while its day runs: forgotten, it would let the
+            # player's next game of that deal rank as a first try.
+            keep = games_in_play(rows) | {r.id for r in rows
+                                          if r.ranked and not is_over(r.daily)}
             doomed = [r.id for r in rows if r.id not in keep]
             deleted = 0
             for start in range(0, len(doomed), 500):  # bounded statements, however many
@@ -1065,7 +1069,7 @@ class Store(GameStatements):
             conn.execute(gone if game is None else gone.where(totals.c.game == game))
             add = statements(self.dialect)
             for r in rows:
-                if r.id in keep and r.length > 0:
+                if r.id in keep and r.ended is None and r.length > 0:
                     params = dict(Tally(played=1).params(), pid=player_id, t_game=r.game,
                                   t_origin=r.origin)
                     conn.execute(add.add_totals, params)
