@@ -8,7 +8,8 @@ does). The browser tests take the same shots into test-artifacts/screenshots/. T
 the tallest pile of a won Spider (1 suit) game, at laptop and phone size, two the statistics
 page of a player with ten games behind them, two the home page (the whole page) of a player
 with a game in play, one a won game with its summary, at laptop size, and two the analysis
-panel of a given-up Klondike game, on its losing move.
+panel of a given-up Klondike game, on its losing move, and two the page of Klondike's daily
+deal won, with its leaderboard (the whole page).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser.analysis import given_up, open_analysis  # noqa: E402
+from browser.daily import win_daily  # noqa: E402
 from browser.history import make_history  # noqa: E402
 from browser.live import launch_chromium, running_server  # noqa: E402
 from browser.table import Table  # noqa: E402
@@ -158,6 +160,31 @@ def shoot_analysis(browser: Any, base_url: str, size: tuple[int, int], out: Path
     return path
 
 
+def shoot_daily(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
+    """Klondike's deal of the day won by clicks, its leaderboard showing the player: the
+    whole page, which must not scroll sideways."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    ctx.add_init_script("localStorage.setItem('reussite.settings',"
+                        " '{\"animation\":\"off\",\"autoCollect\":false}')")
+    page = ctx.new_page()
+    win_daily(page, base_url)
+    page.wait_for_selector(".win-summary[open]")
+    page.click(".win-summary[open] .confirm-buttons .btn >> nth=0")  # Close
+    page.wait_for_selector(".win-summary:not([open])", state="attached")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        raise AssertionError(f"the daily deal at {width}×{height} scrolls sideways ({scroll} px)")
+    bottom = page.evaluate("document.querySelector('section.daily-board')"
+                           ".getBoundingClientRect().bottom + window.scrollY")
+    path = out / f"daily-{width}x{height}.png"
+    page.screenshot(path=str(path), full_page=True,
+                    clip={"x": 0, "y": 0, "width": width, "height": bottom + 16})
+    ctx.close()
+    return path
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -181,6 +208,7 @@ def main() -> None:
         print(shoot_won(browser, url, LAPTOP, args.out))
         for size in (LAPTOP, PHONE):
             print(shoot_analysis(browser, url, size, args.out))
+            print(shoot_daily(browser, url, size, args.out))
         browser.close()
 
 

@@ -25,6 +25,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--no-first-run"]
 BASE_URL_ENV = "REUSSITE_BROWSER_BASE_URL"
 """Set it to test a server that is already running instead of starting one."""
+database: str | None = None
+"""The database URL of the server :func:`running_server` started (None for one named in the
+environment): a test reads what only the server knows there (a daily deal's solution)."""
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen[bytes] | None, timeout: float,
@@ -58,6 +61,8 @@ def running_server() -> Iterator[str]:
         cmd = [str(exe) if exe.exists() else "reussite", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", db, "--no-access-log"]
         env = {**os.environ, "REUSSITE_DATABASE_URL": db}
+        global database
+        database = db
         # The server's output goes to a file: a pipe nobody reads fills up (64 KB) in a long
         # run, and the server then blocks on its next log line.
         log = Path(tmp) / "server.log"

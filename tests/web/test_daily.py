@@ -321,18 +321,20 @@ def test_the_leaderboard_ranks_moves_then_time_then_the_earliest_win(
     tag = secrets.token_hex(3)
     add_win(store, f"a{tag}", day, 90, 60_000, at_ms=3)
     add_win(store, f"b{tag}", day, 80, 90_000, at_ms=2)
+    add_win(store, f"g{tag}", day, 80, 90_900, at_ms=1)  # the same second as b: a tie
     add_win(store, f"c{tag}", day, 80, 70_000, at_ms=5, undo=True)
     add_win(store, f"d{tag}", day, 80, 70_000, at_ms=4, hint=True)  # a tie with c, earlier
     add_win(store, f"e{tag}", day, 70, 99_000, at_ms=9, is_ranked=False)  # a second try
     add_win(store, f"f{tag}", day, 10, 1_000, at_ms=1, game="spider")  # another game
     b = board(client, day)
     got = [(e["rank"], e["moves"], e["seconds"]) for e in b["all"]["entries"]]
-    assert got == [(1, 80, 70.0), (1, 80, 70.0), (3, 80, 90.0), (4, 90, 60.0)]
+    assert got == [(1, 80, 70.0), (1, 80, 70.0), (3, 80, 90.0), (3, 80, 90.9), (5, 90, 60.0)]
     assert [e["used_hint"] for e in b["all"]["entries"][:2]] == [True, False]  # earliest first
-    assert [(e["rank"], e["moves"]) for e in b["clean"]["entries"]] == [(1, 80), (2, 90)]
-    assert b["all"]["you"] is None and b["all"]["count"] == 4
+    assert [(e["rank"], e["moves"]) for e in b["clean"]["entries"]] == \
+        [(1, 80), (1, 80), (3, 90)]
+    assert b["all"]["you"] is None and b["all"]["count"] == 5
     names = [e["name"] for e in b["all"]["entries"]]
-    assert len(set(names)) == 4 and all(tag not in n for n in names)
+    assert len(set(names)) == 5 and all(tag not in n for n in names)
     with store.engine.begin() as conn:
         conn.execute(delete(games).where(games.c.daily == day))
 

@@ -11,7 +11,8 @@
   day's deal is asked for and is missing (:func:`prepare_job`): never in a request.
 - **The leaderboard** of a game's day: the players' ranked games (their first of the day's
   deal, dealt on its day) that were won, ranked by the moves played (undone ones included),
-  then the game's time, then the earliest win; ties (same moves and time) share a rank.
+  then the game's time, then the earliest win; ties (the same moves and the same time in
+  whole seconds, as the board shows it) share a rank.
 - **Streaks**: days in a row with a win of the day's deal on its day (origin ``daily``).
 """
 
@@ -239,12 +240,18 @@ def board_query(game: str, day: str, clean: bool, limit: int = BOARD_SIZE) -> An
         CLEAN_WIN if clean else RANKED_WIN).order_by(*_ORDER).limit(limit)
 
 
+def tie(r: Any) -> tuple[int, int]:
+    """What two entries that share a rank share: the moves, and the time in whole seconds
+    (as the board shows it)."""
+    return r.won_played, r.won_ms // 1000
+
+
 def ranked(rows: list[Any], names: dict[str, str], me: str | None) -> list[dict[str, Any]]:
-    """Board rows as entries, ranks shared by ties (the same moves and time)."""
+    """Board rows as entries, ranks shared by ties (the same moves and whole seconds)."""
     out: list[dict[str, Any]] = []
     for i, r in enumerate(rows):
         rank = i + 1
-        if out and (r.won_played, r.won_ms) == (rows[i - 1].won_played, rows[i - 1].won_ms):
+        if out and tie(r) == tie(rows[i - 1]):
             rank = out[-1]["rank"]
         out.append(entry(r, rank, names, me))
     return out
@@ -269,7 +276,7 @@ def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
             games.c.game == game, games.c.daily == day, CLEAN_WIN if clean else RANKED_WIN,
             or_(games.c.won_played < mine.won_played,
                 and_(games.c.won_played == mine.won_played,
-                     games.c.won_ms < mine.won_ms)))).scalar_one()
+                     games.c.won_ms < mine.won_ms // 1000 * 1000)))).scalar_one()
         you = mine, int(better) + 1
     names = display_names(store, {r.player_id for r in rows} | {me})
     entries = ranked(rows, names, me)

@@ -304,7 +304,7 @@ class Daily(BaseModel):
 
 
 class BoardEntry(BaseModel):
-    rank: int = Field(description="Ties (same moves and time) share a rank")
+    rank: int = Field(description="Ties (the same moves and whole seconds) share a rank")
     name: str
     moves: int = Field(description="Moves played to the win, undone ones included")
     seconds: float = Field(description="The game's time of the win")

@@ -674,8 +674,8 @@ function showSummary(view, best) {
   d.append(h("h2", { id: "summary-title", text: t("won") }), facts, bestPart,
     h("div", { class: "confirm-buttons" },
       h("button", { type: "button", class: "btn", onclick: close }, t("close")),
-      h("button", { type: "button", class: "btn btn-analyse",
-        onclick: () => { close(); analyseGame(); } }, t("analyse")),
+      canAnalyse(view) ? h("button", { type: "button", class: "btn btn-analyse",
+        onclick: () => { close(); analyseGame(); } }, t("analyse")) : null,
       view.number !== undefined && view.number !== null
         ? h("button", { type: "button", class: "btn btn-same-deal",
           onclick: () => { close(); startGame({ number: view.number }, true); } }, t("same_deal"))
@@ -687,6 +687,12 @@ function showSummary(view, best) {
   d.addEventListener("close", () => { els.banner.hidden = state.view?.status === "playing"; },
     { once: true });
   d.show();
+}
+
+/** The analysis shows every card: a daily deal's opens only once its day is over (its
+ * number, null until then, is shown from that moment). */
+function canAnalyse(v) {
+  return !v.daily || (v.number !== null && v.number !== undefined);
 }
 
 function showBanner(status) {
@@ -706,7 +712,7 @@ function showBanner(status) {
     b.append(h("button", { type: "button", class: "btn", onclick: () => act("undo") }, t("undo")));
   }
   const a = state.analysis?.id === v.id ? state.analysis : null;
-  if (!a?.busy) {
+  if (!a?.busy && canAnalyse(v)) {
     b.append(h("button", { type: "button", class: "btn btn-analyse", onclick: analyseGame },
       a?.failed ? t("retry") : t("analyse")));
   }
