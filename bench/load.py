@@ -5,11 +5,14 @@ plays games of every kind in turn: it starts a game, plays legal moves taken fro
 ``legal_moves``, sometimes takes one back, redoes it, asks for a hint, and goes on until the
 game is won, lost, or long enough; then it checks that the server holds exactly the game it
 was last answered (no acknowledged move lost) and starts the next one. Some players play at a
-human pace (a pause between actions), the others flat out.
+human pace (a pause between actions), the others flat out. A share of the players
+(``--board-readers``) only read the daily deals' leaderboards, at a human pace: the crowd that
+comes to see the board after the day's start.
 
     python bench/load.py                            # 200 players, 20 s, SQLite in a temp dir
     python bench/load.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/load.py --url http://127.0.0.1:8123 --players 50 --duration 10
+    python bench/load.py --board-readers 0.2       # a fifth of the players read leaderboards
 
 The server is started here (``reussite serve`` on a free port) unless ``--url`` is given; the
 run stops after ``--duration`` seconds or ``--max-requests`` requests, whichever comes first.
@@ -270,6 +273,8 @@ class Settings:
     interval: float = 0.0
     hint_share: float = 0.02
     """Paced mode: each player sends a request every ``interval`` seconds (0: flat out)."""
+    board_readers: float = 0.0
+    """The share of the players that only read the daily leaderboards."""
 
 
 def player_address(n: int) -> str:
@@ -283,8 +288,9 @@ TRUSTED = {"REUSSITE_TRUSTED_PROXIES": "127.0.0.1"}
 
 class Player:
     def __init__(self, n: int, cfg: Settings, tally: Tally, rng: random.Random,
-                 human: bool) -> None:
+                 human: bool, reader: bool = False) -> None:
         self.n = n
+        self.reader = reader
         self.cfg = cfg
         self.tally = tally
         self.rng = rng
@@ -327,6 +333,9 @@ class Player:
             await asyncio.sleep(self.rng.uniform(*self.cfg.human_pause))
 
     async def run(self) -> None:
+        if self.reader:
+            await self.read_boards()
+            return
         try:
             await self.call("page", "GET", "/")
             k = self.n
@@ -336,6 +345,23 @@ class Player:
                 if self.rng.random() < 0.3:
                     await self.call("page", "GET", f"/games/{game}")
                 await self.play(game)
+        finally:
+            await self.conn.close()
+
+    async def read_boards(self) -> None:
+        """A player who only reads the leaderboards of today's daily deals (the daily page
+        first), pausing as a person reads."""
+        try:
+            a = await self.call("daily", "GET", "/api/daily")
+            if a is None:
+                return
+            today = a.json()
+            games = [g["game"] for g in today["games"]]
+            while self.running():
+                await asyncio.sleep(self.rng.uniform(*self.cfg.human_pause))
+                game = self.rng.choice(games)
+                await self.call("board", "GET",
+                                f"/api/daily/{game}/{today['day']}/leaderboard")
         finally:
             await self.conn.close()
 
@@ -558,15 +584,19 @@ async def fetch_games(host: str, port: int) -> list[str]:
 async def run_players(host: str, port: int, players: int, duration: float, max_requests: int,
                       human_share: float, seed: int, max_moves: int = 200,
                       human_pause: tuple[float, float] = (0.3, 1.5),
-                      rate: float = 0.0, hint_share: float = 0.02) -> tuple[Tally, float]:
+                      rate: float = 0.0, hint_share: float = 0.02,
+                      board_readers: float = 0.0) -> tuple[Tally, float]:
     games = await fetch_games(host, port)
     tally = Tally()
     start = time.monotonic()
     cfg = Settings(host, port, start + duration, max_requests, human_share, human_pause,
                    max_moves, games, interval=players / rate if rate > 0 else 0.0,
-                   hint_share=hint_share)
+                   hint_share=hint_share, board_readers=board_readers)
     rng = random.Random(seed)
-    crowd = [Player(i, cfg, tally, random.Random(rng.random()), i < players * human_share)
+    readers = round(players * board_readers)
+    # The readers are the last players; the others play, a share of them at a human pace.
+    crowd = [Player(i, cfg, tally, random.Random(rng.random()), i < players * human_share,
+                    reader=i >= players - readers)
              for i in range(players)]
     await asyncio.gather(*(p.run() for p in crowd))
     return tally, time.monotonic() - start
@@ -592,7 +622,7 @@ def report(tally: Tally, elapsed: float) -> str:
                f" kinds: {dict(sorted(tally.by_game.items()))}")
     out.append(f"{'request':<8} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
                f" {'max ms':>8}")
-    for kind in ("move", "new", "undo", "redo", "hint", "view", "page"):
+    for kind in ("move", "new", "undo", "redo", "hint", "view", "page", "daily", "board"):
         lat = tally.latencies.get(kind, [])
         if not lat:
             continue
@@ -630,6 +660,9 @@ def main(argv: list[str] | None = None) -> int:
                          " each at an even pace (default 0: flat out, --human-share pausing)")
     ap.add_argument("--hint-share", type=float, default=0.02,
                     help="share of a player's actions that ask for a hint (default 0.02)")
+    ap.add_argument("--board-readers", type=float, default=0.0,
+                    help="share of the players that only read the daily leaderboards, at a"
+                         " human pace (default 0)")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes for the started server (default 1)")
     ap.add_argument("--seed", type=int, default=1)
@@ -639,6 +672,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--players must be 1..5000 and --duration 0..3600 s")
     if not 0 <= args.rate <= 100_000 or not 1 <= args.workers <= 16:
         ap.error("--rate must be 0..100000 and --workers 1..16")
+    if not 0 <= args.board_readers < 1:
+        ap.error("--board-readers is a share: 0 or more, less than 1")
     human_share = 0.0 if args.rate > 0 else args.human_share
 
     proc = None
@@ -666,7 +701,8 @@ def main(argv: list[str] | None = None) -> int:
         load0 = os.getloadavg()[0]
         tally, elapsed = run_loop(run_players(
             host, port, args.players, args.duration, args.max_requests, human_share,
-            args.seed, rate=args.rate, hint_share=args.hint_share))
+            args.seed, rate=args.rate, hint_share=args.hint_share,
+            board_readers=args.board_readers))
         client_cpu = own_cpu() - mine0
         pg_cpu = postgres_cpu() - pg0
         sw1 = [switches(proc.pid if proc is not None else None), switches(0), switches()]
@@ -714,6 +750,7 @@ def main(argv: list[str] | None = None) -> int:
             "move_p50_ms": percentile(moves, 50) * 1000,
             "move_p95_ms": percentile(moves, 95) * 1000,
             "move_p99_ms": percentile(moves, 99) * 1000,
+            "board_p99_ms": percentile(tally.latencies.get("board", []), 99) * 1000,
             "errors": len(tally.errors), "lost_moves": tally.lost_moves,
             "server_cpu_ms_per_request": server_cpu * per,
             "hint_workers_cpu_s": kids_cpu,
