@@ -506,3 +506,28 @@ def test_the_daily_pages(client: TestClient, app: FastAPI, day: str) -> None:
                  f"/daily/leap-year/{day}", f"/daily/nonsense/{day}"):
         r = client.get(path, headers={"accept": "text/html"})
         assert r.status_code == 404, path
+
+
+def test_the_cleanup_keeps_the_daily_wins(tmp_path: Path) -> None:
+    """Beyond a player's history of a game the cleanup removes ended games, but never a daily
+    win: the leaderboards and the streaks are read from them."""
+    from sqlalchemy import func, select
+
+    from reussite.web.cleanup import cleanup
+
+    store = Store(f"sqlite:///{tmp_path / 'clean.sqlite3'}")
+    store.migrate()
+    for i in range(4):
+        add_win(store, "keeper", f"2200-01-0{i + 1}", 50, 1000, at_ms=i + 1)
+    t = Tables(store)
+    for i in range(3):  # three numbered games won... as far as the cleanup knows: ended
+        row = t.new_game("keeper", GAME, i).row
+        with store.engine.begin() as conn:
+            conn.execute(games.update().where(games.c.id == row.id).values(
+                ended="won", status="won", updated_at=100 + i))
+    assert cleanup(store, keep=1) == 2
+    with store.engine.connect() as conn:
+        left = conn.execute(select(games.c.origin, func.count()).group_by(
+            games.c.origin)).all()
+    assert sorted(left) == [("daily", 4), ("number", 1)]
+    store.dispose()

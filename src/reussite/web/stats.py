@@ -9,9 +9,8 @@ What counts (docs/statistics.md says it for players, and the statistics page's f
   in play, or it was pushed out by the bound on games in play). Taking moves back after that
   end changes nothing in the statistics.
 - Each **origin** of a deal is counted apart: dealt at random by the site, from its
-  proven-winnable deals ("winnable deals only"), or chosen by its number by the player.
-  (A daily deal and its practice will be origins of their own, and a given-up game an end
-  counted as lost.)
+  proven-winnable deals ("winnable deals only"), chosen by its number by the player, today's
+  daily deal, or a past day's (practice). A given-up game ends counted as lost.
 - A **streak** runs over the games of one game and origin in the order they end; a game
   still in play does not break it.
 
