@@ -14,6 +14,8 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 DAY_SECONDS = 86_400
+FIRST_DAY = "2000-01-01"
+"""No day before it has a daily deal (every day then has a day before it)."""
 
 
 def _real_clock() -> Callable[[], float]:
@@ -47,9 +49,12 @@ def parse_day(text: str) -> str:
             not (text[:4] + text[5:7] + text[8:]).isdigit():
         raise ValueError(f"A day is written YYYY-MM-DD, not {text[:20]!r}")
     try:
-        return date.fromisoformat(text).isoformat()
+        day = date.fromisoformat(text).isoformat()
     except ValueError:
         raise ValueError(f"{text} is not a date") from None
+    if day < FIRST_DAY:
+        raise ValueError(f"The daily deals start on {FIRST_DAY}")
+    return day
 
 
 def is_over(day: str) -> bool:

@@ -138,7 +138,7 @@ class Scores(BaseModel):
 NUMBER_SHOWN = ("The deal number; null while a deal the site chose is in play (shown once "
                 "the game is over)")
 ENDED = ("How the game ended the first time: won, lost (stuck at the clear end), abandoned "
-         "(another game of its kind dealt); null while in play")
+         "(another game of its kind dealt), resigned (given up); null while in play")
 ORIGIN = ("How the deal was chosen: random, winnable (the site's proven deals), number, "
           "daily (today's daily deal), practice (a past day's daily deal)")
 Origin = Literal["random", "winnable", "number", "daily", "practice"]
@@ -149,7 +149,7 @@ class GameView(BaseModel):
     game: str
     number: int | None = Field(description=NUMBER_SHOWN)
     origin: Origin = Field(description=ORIGIN)
-    ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
+    ended: Literal["won", "lost", "abandoned", "resigned"] | None = Field(description=ENDED)
     daily: str | None = Field(description="The day (YYYY-MM-DD) of a daily or practice deal; "
                                           "its number stays null until that day is over")
     ranked: bool = Field(description="The player's first game of today's daily deal: its win "
@@ -189,7 +189,7 @@ class GameSummary(BaseModel):
     game: str
     number: int | None = Field(description=NUMBER_SHOWN)
     status: Literal["playing", "won", "lost"]
-    ended: Literal["won", "lost", "abandoned"] | None = Field(description=ENDED)
+    ended: Literal["won", "lost", "abandoned", "resigned"] | None = Field(description=ENDED)
     moves: int
     daily: str | None = Field(description="The day of a daily or practice deal")
     updated_at: str = Field(description="ISO 8601, UTC")

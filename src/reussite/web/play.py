@@ -37,7 +37,7 @@ from reussite.engine import (
 from reussite.games import get_game
 from reussite.solver.hints import Hint
 from reussite.web import hintpool
-from reussite.web.days import daily_games, today
+from reussite.web.days import daily_games, next_day, today
 from reussite.web.i18n import N_
 from reussite.web.storage import (
     Change,
@@ -121,6 +121,10 @@ class Refused(ValueError):
 
 NO_DAILY = N_("This game has no daily deal")
 FUTURE_DAY = N_("That day's deal cannot be played before its day")
+NO_DEAL_THAT_DAY = N_("There is no daily deal of that day")
+PREPARED_BACK = 30
+"""Days before today whose missing deal is prepared on demand (an older day has a deal only
+if it was prepared in its time: no one can make the site solve any day of the calendar)."""
 
 
 class NotPrepared(Exception):
@@ -314,6 +318,8 @@ class Tables:
             raise Refused(FUTURE_DAY)
         number = self.db.daily_deal(game, day)
         if number is None:
+            if day < next_day(now, -PREPARED_BACK):
+                raise Refused(NO_DEAL_THAT_DAY)
             if self.prepare_daily is not None:
                 self.prepare_daily(game, day)
             raise NotPrepared(game, day)

@@ -64,6 +64,8 @@ class Replayed(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Error, "description": "No such game (or no analysis asked for)"},
     409: {"model": Error, "description": "The game is still being played"},
+    415: {"model": Error, "description": "A POST whose body is not JSON"},
+    422: {"model": Error, "description": "A malformed request"},
     429: {"model": Error, "description": "Too many analyses asked for"},
 }
 
