@@ -281,6 +281,11 @@ def test_a_future_day_and_bad_days_are_refused(client: TestClient, day: str) -> 
                  {"game": GAME, "daily": 1}):
         r = client.post("/api/games", json=body)
         assert r.status_code == 422, (body, r.text)
+    old = days.next_day(day, -31)  # never prepared, and too old to be prepared now
+    r = post_daily(client, old)
+    assert r.status_code == 422 and r.json()["detail"] == "There is no daily deal of that day"
+    r = post_daily(client, "1999-12-31")
+    assert r.status_code == 422 and "start on 2000-01-01" in r.json()["detail"]
     r = post_daily(client, True, game="leap-year")
     assert r.status_code == 422 and r.json()["detail"] == "This game has no daily deal"
     r = client.get(f"/api/daily/leap-year/{day}/leaderboard")
