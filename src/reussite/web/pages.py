@@ -213,10 +213,11 @@ def catalogue(request: Request, rows: list[GameRow]) -> HTMLResponse:
                 "blurb": lambda g: t.gettext(BLURBS[g.id]) if g.id in BLURBS else ""}
 
     # A game's page resumes the newest unfinished game of its kind: one card a kind, newest
-    # first (the rows come newest first).
+    # first (the rows come newest first). A daily deal in play is resumed from /daily.
     resume: dict[str, tuple[GameRules, GameRow]] = {}
     for r in rows:
-        if r.game in CATALOGUE and r.game not in resume and len(resume) < MAX_RESUMED:
+        if r.game in CATALOGUE and r.game not in resume and len(resume) < MAX_RESUMED \
+                and r.daily is None:
             resume[r.game] = (CATALOGUE[r.game], r)
     return render_shared(request, "catalogue.html", (), context,
                          {"resume": list(resume.values())})
