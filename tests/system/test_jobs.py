@@ -236,3 +236,28 @@ def test_every_line_of_a_stored_analysis_replays(
     start = after(deal, line[:result["last_winnable"]])
     assert_raw_line_wins(start, raws(start, result["win_from_last"]))
     assert raws(deal, result["player_line"]) == line
+
+
+def test_a_days_deal_is_prepared_by_a_reussite_worker(services: tuple[str, str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daily deal's preparation on the Redis queue: a web process hands it on, a
+    ``reussite worker`` proves the deal and stores it, every process reads the same."""
+    from reussite.web import daily
+
+    url, redis_url = services
+    queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("REUSSITE_JOBS_QUEUE", queue)
+    web = Store(url)
+    web.migrate()
+    jobs = RedisJobs(redis_url)
+    assert jobs.prepare("klondike", "2026-05-01") and jobs.queue.count == 1
+    proc = worker(url, redis_url, queue, burst=True)
+    out, _ = proc.communicate(timeout=180)
+    assert proc.returncode == 0, out.decode()[-2000:]
+    found = daily.stored(web, "klondike", "2026-05-01")
+    assert found is not None
+    assert found.number == daily.deal_number(web.secret_key(), "klondike", "2026-05-01",
+                                             found.attempt)
+    assert daily.replays_to_win("klondike", found.number, found.line)
+    jobs.close()
+    web.dispose()

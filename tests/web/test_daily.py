@@ -536,3 +536,14 @@ def test_the_cleanup_keeps_the_daily_wins(tmp_path: Path) -> None:
             games.c.origin)).all()
     assert sorted(left) == [("daily", 4), ("number", 1)]
     store.dispose()
+
+
+def test_a_fake_now_moves_the_days_of_a_test_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """REUSSITE_FAKE_NOW (a test aid) starts a process's days at that moment."""
+    monkeypatch.setenv("REUSSITE_FAKE_NOW", "2031-07-04T23:59:00")
+    clock = days._real_clock()
+    monkeypatch.setattr(days, "clock", clock)
+    assert days.today() in ("2031-07-04", "2031-07-05")  # the real time runs on from it
+    assert days.seconds_left() <= 61 or days.today() == "2031-07-05"
+    monkeypatch.delenv("REUSSITE_FAKE_NOW")
+    assert days._real_clock()() == pytest.approx(datetime.now(UTC).timestamp(), abs=5)
