@@ -213,6 +213,8 @@ def test_todays_deal_is_ranked_once_and_its_number_stays_secret(client: TestClie
     assert mine["played"] and mine["won"] and mine["ranked"]["won"]
     assert mine["ranked"]["moves"] == len(p.line)
     assert summary["streaks"]["current"] == 1 and summary["streaks"]["games"][GAME]["best"] == 1
+    stats = client.get("/stats?lang=en", headers={"accept": "text/html"}).text
+    assert 'class="daily-streaks"' in stats and f'data-daily-game="{GAME}"' in stats
 
 
 def test_every_move_played_counts_undone_and_redone_ones(client: TestClient, app: FastAPI,
