@@ -135,9 +135,14 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
 
     import uvicorn
 
+    from reussite.web import settings
     from reussite.web.app import database_url, serving_app
     from reussite.web.storage import Store
 
+    try:
+        settings.check()
+    except ValueError as e:
+        raise CliError(str(e)) from None
     url = database_url(db)
     with database_errors():
         if workers == 1:

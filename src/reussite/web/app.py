@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, cleanup, hintpool, pages, pool, review
+from reussite.web import api, cleanup, hintpool, pages, pool, review, settings
 from reussite.web.assets import assets
 from reussite.web.edge import Edge, player_signer
 from reussite.web.errors import ERRORS, failure
@@ -175,6 +175,7 @@ def serving_app(database: str | None = None) -> FastAPI:
     load test) instead of all of them. The hint workers are started here too
     (:func:`reussite.web.hintpool.warm`).
     """
+    settings.check()  # a bad setting said now, not in a thread or at a first request
     app = create_app(database)
     gc.collect()
     gc.freeze()
