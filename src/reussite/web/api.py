@@ -56,8 +56,9 @@ from reussite.winnable import winnable_numbers
 
 
 async def json_only(request: Request) -> None:
-    """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
-    if request.method == "POST":
+    """API POSTs (and PUTs) carry JSON: a cross-site form cannot send it without a CORS
+    preflight."""
+    if request.method in ("POST", "PUT"):
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             raise HTTPException(415, "Send the body as JSON, with Content-Type:"

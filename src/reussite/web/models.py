@@ -227,3 +227,48 @@ class Health(BaseModel):
         description="where the rate limit's counts are kept: redis (shared by every process)"
                     " or memory (this process's own: the default, and the fallback when Redis"
                     " does not answer)")
+
+
+class SetName(Strict):
+    name: str | None = Field(description="The display name (at most 24 characters once "
+                                          "normalised), or null to have none")
+
+
+class NameReport(Strict):
+    name: str = Field(description="A name as a player shows it")
+
+
+class SignIn(Strict):
+    code: str = Field(description="The code made on the other browser (12 letters and digits;"
+                                  " spaces and dashes ignored)")
+
+
+class Me(BaseModel):
+    name: str | None = Field(description="The name the player chose (null: none)")
+    display_name: str = Field(description="What other players see: the name, or the "
+                                          "anonymous name when there is none or it was hidden")
+    name_hidden: bool = Field(description="The site hid the name: choose another")
+
+
+class CodeMade(BaseModel):
+    code: str = Field(description="Twelve letters and digits in groups of four")
+    expires_at: str = Field(description="When it stops working (ISO 8601, UTC)")
+    seconds: int = Field(description="Seconds it works for from now")
+
+
+class BrowserEntry(BaseModel):
+    id: str
+    description: str = Field(description='"Chrome on Linux", in the player\'s language')
+    agent: str
+    system: str
+    created_at: str
+    last_seen_at: str
+    this: bool = Field(description="The browser asking")
+
+
+class Forgotten(BaseModel):
+    deleted: int = Field(description="Games deleted")
+
+
+class Reported(BaseModel):
+    reported: bool

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reussite.web import analyses, cleanup, jobs, play, pool, ratelimit, review
+from reussite.web import analyses, cleanup, edge, jobs, play, pool, ratelimit, review
 
 
 def _analyses_per_hour() -> None:
@@ -20,7 +20,8 @@ def _analyses_per_hour() -> None:
 
 
 def _rates() -> None:
-    for name in ("REUSSITE_RATE_LIMIT", "REUSSITE_RATE_LIMIT_ADDRESS"):
+    for name in ("REUSSITE_RATE_LIMIT", "REUSSITE_RATE_LIMIT_ADDRESS",
+                 "REUSSITE_SIGN_IN_LIMIT"):
         try:
             ratelimit.rate_from_env(name, "off")
         except ValueError as e:
@@ -30,7 +31,7 @@ def _rates() -> None:
 READERS: list[Callable[[], object]] = [
     cleanup.cleanup_every, cleanup.abandoned_after_ms, cleanup.history_per_game,
     pool.pool_size, play.max_games_in_play, analyses.cpu_budget, jobs.check_env,
-    _analyses_per_hour, _rates,
+    _analyses_per_hour, _rates, edge.browser_check_seconds,
 ]
 
 
