@@ -40,6 +40,7 @@ from reussite.web.i18n import (
     translations,
     ui_strings,
 )
+from reussite.web.names import shown_name
 from reussite.web.pagecache import PageCache
 from reussite.web.play import Tables
 from reussite.web.stats import player_stats
@@ -257,7 +258,11 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
 async def stats_page(request: Request) -> HTMLResponse:
     player: str = request.state.player
     rows = player_stats(await run_in_threadpool(tables(request).store.player_totals, player))
-    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows])
+    me = await run_in_threadpool(request.app.state.players.get, player)
+    name, hidden = (me.name, me.name_hidden) if me is not None else (None, False)
+    return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows],
+                  me={"name": name, "name_hidden": hidden, "display_name": shown_name(
+                      player, name, hidden, lang_of(request))})
 
 
 @router.post("/feedback")

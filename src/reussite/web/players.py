@@ -171,20 +171,21 @@ class Players:
         return PlayerRow(player_id, name, False)
 
     def report(self, reporter_id: str, text: str, address: str) -> None:
-        """Report a name some player shows (once per reporter and name: a second report is
-        no new one); :class:`Denied` (404) when no player shows it."""
+        """Report a name some player shows, kept as that player shows it (once per reporter
+        and name: a second report is no new one); :class:`Denied` (404) when no player
+        shows it."""
         try:
             name = normalise_name(text)
         except Denied:
             raise Denied(404, NAME_NOT_SHOWN) from None
         key = name_key(name)
         with self.store._writing() as conn:
-            shown = conn.execute(select(players.c.id).where(
+            shown = conn.execute(select(players.c.name).where(
                 players.c.name_key == key, players.c.name_hidden.is_(False)).limit(1)).first()
             if shown is None:
                 raise Denied(404, NAME_NOT_SHOWN)
             conn.execute(self._upsert(name_reports).values(
-                reporter_id=reporter_id, name_key=key, name=name, address=address[:64],
+                reporter_id=reporter_id, name_key=key, name=shown.name, address=address[:64],
                 created_at=now_ms()).on_conflict_do_nothing(
                 index_elements=["reporter_id", "name_key"]))
 
