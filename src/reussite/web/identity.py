@@ -187,7 +187,7 @@ async def sign_out(request: Request, browser_id: str) -> Response:
 
 
 @router.post("/names/report", response_model=Reported,
-             responses={**NOT_FOUND, **POST_ERRORS})
+             responses={**NOT_FOUND, **REFUSED, **POST_ERRORS})
 async def report_name(request: Request, body: NameReport) -> Response:
     """Report a name a player shows, for the site's operator to look at (once per reporter
     and name: reporting it again changes nothing); 404 when no player shows it."""
