@@ -278,6 +278,19 @@ def test_forgetting_a_player_deletes_everything_and_signs_its_browsers_out(
             assert player_of(copy)[0] != player
 
 
+def test_forgetting_without_a_cookie_writes_nothing(app: FastAPI) -> None:
+    def rows() -> int:
+        with app.state.store.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(browsers)).scalar_one())
+
+    before = rows()
+    for _ in range(5):
+        with TestClient(app) as stranger:
+            r = stranger.delete("/api/me")
+            assert r.status_code == 200 and r.json() == {"deleted": 0}
+    assert rows() == before
+
+
 def test_forgetting_is_refused_from_another_site(client: TestClient) -> None:
     play_some(client, 1)
     r = client.delete("/api/me", headers={"origin": "https://evil.example"})

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from reussite.web.api import POST_ERRORS, REFUSED, Responses, json_answer, json_only
-from reussite.web.edge import Signed, legacy_browser, new_browser_id, new_player_id
+from reussite.web.edge import Signed, new_browser_id, new_player_id
 from reussite.web.errors import BROWSER_THIS, BROWSER_UNKNOWN, CODE_GUESSES, Denied
 from reussite.web.i18n import N_, lang_of, translations
 from reussite.web.models import (
@@ -103,14 +103,15 @@ async def set_name(request: Request, body: SetName) -> Response:
 async def forget(request: Request) -> Response:
     """Forget everything of the caller: games, statistics, name, reports made, codes; every
     browser of theirs signed out. This browser goes on as a new player."""
-    player, browser = _who(request)
+    if not request.state.player_known:  # a player named just now has nothing to forget
+        return json_answer(dumps({"deleted": 0}))
+    player, _ = _who(request)
     t = _players(request)
-    others = [b.id for b in await run_in_threadpool(t.browsers, player)]
-    gone = [browser, legacy_browser(player)]
-    counts = await run_in_threadpool(t.forget, player, gone)
-    _signed(request).signed_out([*others, *gone])
+    signed_in = [b.id for b in await run_in_threadpool(t.browsers, player)]
+    counts = await run_in_threadpool(t.forget, player)
+    _signed(request).signed_out(signed_in)
     request.state.identity = (new_player_id(), new_browser_id())
-    return json_answer(dumps({"deleted": counts.get("games", 0)}))
+    return json_answer(dumps({"deleted": counts["games"]}))
 
 
 @router.post("/me/code", response_model=CodeMade, status_code=201, responses=POST_ERRORS)

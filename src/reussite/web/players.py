@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,11 +319,14 @@ class Players:
 
     # ------------------------------------------------------------------ forgetting
 
-    def forget(self, player_id: str, browser_ids: Iterable[str]) -> dict[str, int]:
+    def forget(self, player_id: str) -> dict[str, int]:
         """Delete everything of the player (:data:`PLAYER_DATA`: games with their moves and
-        analyses, statistics, name, reports made, codes, feedback) and sign every one of its
-        browsers out, ``browser_ids`` too (this browser, recorded or not): their rows stay,
-        emptied, so that their cookies are refused. Rows deleted, by table."""
+        analyses, statistics, name, reports made, codes, feedback) and sign every browser of
+        theirs out: the rows of its browsers stay, emptied of player and description, so
+        that their cookies are refused. Rows deleted (browsers: signed out), by table.
+
+        A browser never recorded has no row to sign out: a copy of its cookie names a player
+        with nothing left (and every browser signed in with a code was recorded)."""
         now = now_ms()
         counts: dict[str, int] = {}
         with self.store._writing() as conn:
@@ -334,9 +336,4 @@ class Players:
             counts["browsers"] = conn.execute(update(browsers).where(
                 browsers.c.player_id == player_id).values(
                 player_id="", agent="", system="", revoked_at=now)).rowcount
-            for browser_id in browser_ids:
-                conn.execute(self._upsert(browsers).values(
-                    id=browser_id, player_id="", agent="", system="", created_at=now,
-                    last_seen_at=now, revoked_at=now).on_conflict_do_nothing(
-                    index_elements=["id"]))
         return counts
