@@ -131,6 +131,8 @@ def test_the_installed_script() -> None:
     ("REUSSITE_ANALYSIS_WORKERS", "0", "REUSSITE_ANALYSIS_WORKERS is a number from 1"),
     ("REUSSITE_JOBS", "carrier-pigeon", "REUSSITE_JOBS is local or redis"),
     ("REUSSITE_RATE_LIMIT", "fast", "REUSSITE_RATE_LIMIT: A rate limit reads like"),
+    ("REUSSITE_SIGN_IN_LIMIT", "ten", "REUSSITE_SIGN_IN_LIMIT: A rate limit reads like"),
+    ("REUSSITE_BROWSER_CHECK", "-1", "REUSSITE_BROWSER_CHECK is 0 to 3600 seconds"),
 ])
 def test_serve_refuses_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch,
