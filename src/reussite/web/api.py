@@ -191,7 +191,7 @@ def resign(request: Request, game_id: str, body: VersionOnly) -> Response:
 
 
 @router.api_route(PAUSE.path, methods=[PAUSE.method], response_model=GameView,
-                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def pause(request: Request, game_id: str, body: VersionOnly) -> Response:
     """Stop the game's clock: the time up to now counts (within the idle cap), the paused
     spell does not (until resume or the next action)."""
@@ -199,7 +199,7 @@ def pause(request: Request, game_id: str, body: VersionOnly) -> Response:
 
 
 @router.api_route(RESUME.path, methods=[RESUME.method], response_model=GameView,
-                  responses={**NOT_FOUND, **STALE, **POST_ERRORS})
+                  responses={**NOT_FOUND, **STALE, **REFUSED, **POST_ERRORS})
 def resume(request: Request, game_id: str, body: VersionOnly) -> Response:
     """Start the game's clock again from now."""
     return perform(request, ACTIONS[RESUME], game_id, body)
