@@ -242,8 +242,8 @@ class Tally:
     games_checked: int = 0
     lost_moves: int = 0
     by_game: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    move_sent: list[float] = field(default_factory=list)
-    """When each move of ``latencies["move"]`` was sent (``time.perf_counter()``)."""
+    sent: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    """When each request of ``latencies[kind]`` was sent (``time.perf_counter()``)."""
 
     def error(self, text: str) -> None:
         if len(self.errors) < 10_000:
@@ -321,8 +321,7 @@ class Player:
             self.tally.error(f"{kind} {path}: {type(e).__name__} {e}")
             return None
         self.tally.latencies[kind].append(time.perf_counter() - t0)
-        if kind == "move":
-            self.tally.move_sent.append(t0)
+        self.tally.sent[kind].append(t0)
         if a.status != expect:
             self.tally.error(f"{kind} {path}: HTTP {a.status} {a.body[:200]!r}")
             return None
@@ -337,7 +336,9 @@ class Player:
             await self.read_boards()
             return
         try:
-            await self.call("page", "GET", "/")
+            # A first visit: a new player (a cookie minted) on a new connection, all of
+            # them in the run's first seconds; its own row in the table ("first").
+            await self.call("first", "GET", "/")
             k = self.n
             while self.running():
                 game = self.cfg.games[k % len(self.cfg.games)]
@@ -622,22 +623,26 @@ def report(tally: Tally, elapsed: float) -> str:
                f" kinds: {dict(sorted(tally.by_game.items()))}")
     out.append(f"{'request':<8} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
                f" {'max ms':>8}")
-    for kind in ("move", "new", "undo", "redo", "hint", "view", "page", "daily", "board"):
+    for kind in ("move", "new", "undo", "redo", "hint", "view", "page", "first", "daily",
+                 "board"):
         lat = tally.latencies.get(kind, [])
         if not lat:
             continue
         out.append(f"{kind:<8} {len(lat):>7} {percentile(lat, 50) * 1000:>8.1f}"
                    f" {percentile(lat, 95) * 1000:>8.1f} {percentile(lat, 99) * 1000:>8.1f}"
                    f" {max(lat) * 1000:>8.1f}")
-    if moves and len(tally.move_sent) == len(moves):
-        # The moves' p99 in each 5 s of the run: a tail at the start (200 players opening the
-        # site at once) or all along.
-        start = min(tally.move_sent)
-        slices: dict[int, list[float]] = defaultdict(list)
-        for t, lat in zip(tally.move_sent, moves, strict=True):
-            slices[int((t - start) // 5)].append(lat)
-        out.append("move p99 by 5 s of the run: " + ", ".join(
-            f"{percentile(v, 99) * 1000:.0f}" for _, v in sorted(slices.items())) + " ms")
+    if moves:
+        # The p99 in each 5 s of the run, of moves and of pages: a tail at the start (the
+        # players opening the site at once) or all along.
+        start = min(tally.sent["move"])
+        for kind in ("move", "page"):
+            slices: dict[int, list[float]] = defaultdict(list)
+            for t, lat in zip(tally.sent[kind], tally.latencies.get(kind, []), strict=True):
+                slices[int((t - start) // 5)].append(lat)
+            if slices:
+                out.append(f"{kind} p99 by 5 s of the run: " + ", ".join(
+                    f"{percentile(v, 99) * 1000:.0f}" for _, v in sorted(slices.items()))
+                    + " ms")
     out.append(f"errors: {len(tally.errors)}")
     for e in tally.errors[:10]:
         out.append(f"  {e}")

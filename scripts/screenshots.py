@@ -101,7 +101,8 @@ def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Pat
 
 
 def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
-    """The statistics page of a player with a history (:func:`make_history`)."""
+    """The statistics page of a player with a history (:func:`make_history`), a name and
+    a sign-in code made for another device."""
     width, height = size
     ctx = browser.new_context(viewport={"width": width, "height": height},
                               device_scale_factor=1, has_touch=width < 600)
@@ -109,6 +110,12 @@ def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -
     make_history(page, base_url)
     page.goto(f"{base_url}/stats")
     page.wait_for_selector(".chart svg")
+    page.locator("#name-input").fill("Ann")
+    page.locator("#name-input").press("Enter")
+    page.locator(".display-name").filter(has_text="Ann").wait_for()
+    page.locator(".btn-code").click()
+    page.locator(".code-shown").wait_for(state="visible")
+    page.wait_for_function("() => document.querySelector('.browser-list').children.length")
     scroll = page.evaluate("document.documentElement.scrollWidth")
     if scroll > width:
         raise AssertionError(f"/stats at {width}×{height} scrolls sideways ({scroll} px)")

@@ -135,9 +135,14 @@ def serve(host: Annotated[str, typer.Option(help="The address to listen on")] = 
 
     import uvicorn
 
+    from reussite.web import settings
     from reussite.web.app import database_url, serving_app
     from reussite.web.storage import Store
 
+    try:
+        settings.check()
+    except ValueError as e:
+        raise CliError(str(e)) from None
     url = database_url(db)
     with database_errors():
         if workers == 1:
@@ -188,6 +193,68 @@ def worker(burst: Annotated[bool, typer.Option(
         work(redis_url, burst=burst)
     except redis.RedisError as e:
         raise CliError(f"Cannot reach the queue's Redis at {redis_url}: {e}") from None
+
+
+names_app = typer.Typer(help="Players' display names: the reported ones, hiding and showing.",
+                        no_args_is_help=True)
+app.add_typer(names_app, name="names")
+DbOption = Annotated[str | None, typer.Option(
+    help="A SQLAlchemy database URL (default: $REUSSITE_DATABASE_URL, else SQLite in"
+         " ./data/reussite.sqlite3)")]
+
+
+@contextmanager
+def players_of(db: str | None) -> Iterator[Any]:
+    """The site's :class:`~reussite.web.players.Players` on its database (migrated), a bad
+    name or database said in one line."""
+    from reussite.web.app import database_url
+    from reussite.web.errors import Denied
+    from reussite.web.players import Players
+    from reussite.web.storage import Store
+
+    with database_errors():
+        store = Store(database_url(db))
+        try:
+            store.migrate()
+            yield Players(store)
+        except Denied as e:
+            raise CliError(e.sentence.format(**e.values)) from None
+        finally:
+            store.dispose()
+
+
+@names_app.command("reported")
+def names_reported(db: DbOption = None) -> None:
+    """The names players reported, the most reported first: reports, distinct addresses,
+    and whether the name is hidden."""
+    with players_of(db) as p:
+        rows = p.reported()
+    if not rows:
+        typer.echo("No name has been reported")
+    for r in rows:
+        typer.echo(f"{r.reports}\t{r.addresses}\t{'hidden' if r.hidden else 'shown'}\t"
+                   f"{r.name}")
+
+
+@names_app.command("hide")
+def names_hide(name: Annotated[str, typer.Argument(help="The name, as players see it")],
+               db: DbOption = None) -> None:
+    """Hide a name (in any case): its players are shown by their anonymous names, and no
+    player may choose it again."""
+    with players_of(db) as p:
+        held = p.hide(name)
+    typer.echo(f"Hidden; {held} player(s) held it")
+
+
+@names_app.command("show")
+def names_show(name: Annotated[str, typer.Argument(help="A name hidden before")],
+               db: DbOption = None) -> None:
+    """Take a name out of the hidden ones: its players are shown by it again."""
+    with players_of(db) as p:
+        held = p.show(name)
+    if held is None:
+        raise CliError(f"The name {name!r} is not hidden")
+    typer.echo(f"Shown again; {held} player(s) hold it")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -118,3 +118,32 @@ def test_the_installed_script() -> None:
                          capture_output=True, text=True, timeout=60, check=False)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("name", "value", "words"), [
+    ("REUSSITE_CLEANUP_EVERY", "soon", "REUSSITE_CLEANUP_EVERY must be a number"),
+    ("REUSSITE_WINNABLE_POOL", "-1", "REUSSITE_WINNABLE_POOL must be a whole number"),
+    ("REUSSITE_ABANDONED_AFTER", "z", "REUSSITE_ABANDONED_AFTER must be a number"),
+    ("REUSSITE_HISTORY_PER_GAME", "0", "REUSSITE_HISTORY_PER_GAME must be at least 1"),
+    ("REUSSITE_MAX_GAMES_IN_PLAY", "many", "REUSSITE_MAX_GAMES_IN_PLAY must be a whole"),
+    ("REUSSITE_ANALYSES_PER_HOUR", "lots", "REUSSITE_ANALYSES_PER_HOUR is a whole number"),
+    ("REUSSITE_ANALYSIS_CPU", "-2", "REUSSITE_ANALYSIS_CPU is between 0 and 600"),
+    ("REUSSITE_ANALYSIS_WORKERS", "0", "REUSSITE_ANALYSIS_WORKERS is a number from 1"),
+    ("REUSSITE_JOBS", "carrier-pigeon", "REUSSITE_JOBS is local or redis"),
+    ("REUSSITE_RATE_LIMIT", "fast", "REUSSITE_RATE_LIMIT: A rate limit reads like"),
+    ("REUSSITE_SIGN_IN_LIMIT", "ten", "REUSSITE_SIGN_IN_LIMIT: A rate limit reads like"),
+    ("REUSSITE_BROWSER_CHECK", "-1", "REUSSITE_BROWSER_CHECK is 0 to 3600 seconds"),
+])
+def test_serve_refuses_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path, name: str, value: str,
+                                                 words: str) -> None:
+    """Every setting is read before the site starts: a bad one stops ``reussite serve`` with
+    its sentence (no traceback, no server), not at a first request or in a thread."""
+    monkeypatch.setenv(name, value)
+    status, out, err = run(capsys, "serve", "--port", "1", "--db",
+                           f"sqlite:///{tmp_path / 'never.sqlite3'}")
+    assert status == 2
+    assert err.startswith("reussite: error: ") and words in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "never.sqlite3").exists()  # refused before the database is opened

@@ -382,3 +382,40 @@ def test_other_methods_are_405_naming_every_allowed_one(player: TestClient, meth
 def test_a_body_that_is_not_utf8_is_a_422(player: TestClient) -> None:
     r = player.post("/api/games", content=b'{"game": "\xff\xfe"}', headers=JSON)
     assert readable(r, 422) == "The body is not valid JSON"
+
+
+# ------------------------------------------------------------------ the player's identity
+
+
+@pytest.mark.parametrize("path,method", [("/api/me", "PUT"), ("/api/me/sign-in", "POST"),
+                                         ("/api/names/report", "POST")])
+@pytest.mark.parametrize("body", [
+    None, [], 7, "name", {"name": 7}, {"name": ["a"]}, {"name": {"a": 1}}, {"code": 7},
+    {"code": None}, {"name": "x" * 30_000}, {"code": "x" * 30_000}, {"name": "\u0000"},
+    {"code": "\u0000" * 12}, {"name": "a", "code": "b", "extra": 1}, {"name": "\ud800"},
+])
+def test_bad_identity_bodies_are_a_4xx_with_a_sentence(player: TestClient, path: str,
+                                                       method: str, body: Any) -> None:
+    before = player.get("/api/me").json()
+    r = player.request(method, path, content=json.dumps(body).encode(), headers=JSON)
+    readable(r, (404, 422))
+    assert player.get("/api/me").json() == before
+
+
+@pytest.mark.parametrize("browser", ["x" * 5000, "..%2F..%2Fetc", "\u00e9t\u00e9", "%00", "-"])
+def test_made_up_browsers_cannot_be_signed_out(player: TestClient, browser: str) -> None:
+    readable(player.delete(f"/api/me/browsers/{browser}"), (404, 422))
+
+
+def test_the_identity_is_not_changed_from_another_site(player: TestClient) -> None:
+    start(player)
+    assert player.put("/api/me", json={"name": "Mine"}).status_code == 200
+    evil = {"origin": "https://evil.example"}
+    readable(player.put("/api/me", json={"name": "Theirs"}, headers=evil), 403)
+    readable(player.delete("/api/me", headers=evil), 403)
+    readable(player.post("/api/me/code", json={}, headers={"sec-fetch-site": "cross-site"}),
+             403)
+    readable(player.put("/api/me", content=b"name=Theirs",
+                        headers={"content-type": "text/plain"}), 415)
+    assert player.get("/api/me").json()["name"] == "Mine"
+    assert player.get("/api/games").json() != []

@@ -175,11 +175,10 @@ def test_after_its_last_attempt_an_abandoned_analysis_is_failed(tmp_path: Path) 
     game_id = stored_game(store, [])
     table = Analyses(store)
     table.request(game_id, "p1", "127.0.0.1")
-    t = now_ms()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         assert table.claim(game_id)  # a worker takes it, and dies
-        t += stale_after_ms() + 1
-        handed = table.sweep(game_id, now=t)
+        # The sweep comes just past the claim's staleness, counted from after the claim.
+        handed = table.sweep(game_id, now=now_ms() + stale_after_ms() + 1)
         row = table.get(game_id)
         assert row is not None and row.attempts == attempt
         if attempt < MAX_ATTEMPTS:

@@ -347,6 +347,40 @@ def test_a_won_secret_deal_shows_its_number_at_the_win(secret_app: FastAPI,
         assert [g["number"] for g in listed if g["id"] == view["id"]] == [number]
 
 
+def test_the_identity_answers_tell_no_card_and_no_players_id(secret_app: FastAPI) -> None:
+    """The name, the sign-in code, the browsers, a report, forgetting: none of their answers
+    (refusals and the statistics page included) names a face-down card, and none carries the
+    player's id, the secret of its cookie, but in the cookie itself."""
+    with TestClient(secret_app) as c, TestClient(secret_app) as other:
+        view = c.post("/api/games", json={"game": "klondike", "number": 77}).json()
+        pos = Position.deal(get_game("klondike"), 77)
+        move = view["legal_moves"][0]
+        r = c.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": 0})
+        pos.push(Move.from_json(move))
+        check(r, pos)
+        signed = c.cookies["reussite_player"]
+        player = secret_app.state.signer.unsign(signed).decode().partition(".")[0]
+        answers = [c.get("/api/me"), c.put("/api/me", json={"name": "Secretive"}),
+                   c.put("/api/me", json={"name": "a\u200bb"}), c.post("/api/me/code", json={}),
+                   c.get("/api/me/browsers"),
+                   c.post("/api/names/report", json={"name": "Nobody"}),
+                   c.post("/api/me/sign-in", json={"code": "ABCD-EFGH-JKMN"}),
+                   c.delete("/api/me/browsers/nothing")]
+        code = answers[3].json()["code"]
+        other.get("/")
+        answers.append(other.post("/api/me/sign-in", json={"code": code}))
+        answers.append(other.get("/api/me/browsers"))
+        for lang in ("en", "fr", "ru"):
+            answers.append(c.get("/stats", params={"lang": lang},
+                                 headers={"accept": "text/html"}))
+        for r in answers:
+            check(r, pos)
+            assert player not in r.text, r.url
+        r = c.delete("/api/me")
+        check(r, pos)
+        assert player not in r.text
+
+
 def test_a_daily_deal_tells_its_number_nowhere_while_its_day_runs(
         secret_app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     """The day's deal (one number for everyone: a winner who told it would tell every card)

@@ -376,14 +376,23 @@ def post_daily_after_prepare(client: TestClient, app: FastAPI, d: str) -> dict[s
     return data
 
 
-def test_anonymous_names_never_show_the_players_id() -> None:
-    from reussite.web.names import display_name, display_names
-
-    pid = secrets.token_urlsafe(16)
-    name = display_name(None, pid)
-    assert name == display_name(None, pid) and name.startswith("Player ")
-    assert pid not in name and pid[:6] not in name
-    assert display_names(None, [pid, "x"]) == {pid: name, "x": display_name(None, "x")}
+def test_the_board_shows_chosen_names_and_anonymous_ones_in_the_language(
+        client: TestClient, app: FastAPI, day: str) -> None:
+    """A player is shown by the name it chose, else by an anonymous name in the reader's
+    language, never by its id."""
+    store = store_of(app)
+    tag = secrets.token_hex(3)
+    add_win(store, f"anon{tag}", day, 60, 1000, at_ms=1)
+    assert client.put("/api/me", json={"name": "Élodie <3"}).status_code == 200
+    p = prepared(app, GAME, day)
+    play_line(client, post_daily(client, True).json(), p.line)
+    names = {e["you"]: e["name"] for e in board(client, day)["all"]["entries"]}
+    assert names[True] == "Élodie <3"
+    assert names[False].startswith("Player ") and tag not in names[False]
+    ru = client.get(f"/api/daily/{GAME}/{day}/leaderboard", headers={"accept-language": "ru"})
+    assert any(e["name"].startswith("Игрок ") for e in ru.json()["all"]["entries"])
+    with store.engine.begin() as conn:
+        conn.execute(delete(games).where(games.c.daily == day))
 
 
 def test_the_same_moves_encode_the_solvers_line() -> None:

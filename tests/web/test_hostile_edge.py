@@ -62,21 +62,31 @@ def test_an_html_503_page_says_when_to_come_back(sqlite_client: TestClient,
 def test_the_edge_remembers_only_valid_cookies_and_a_bounded_number_of_bytes() -> None:
     from itsdangerous import Signer
 
-    from reussite.web.edge import KNOWN_COOKIE_BYTES, PLAYER_COOKIE, Edge, player_signer
+    from reussite.web.edge import (
+        KNOWN_COOKIE_BYTES,
+        PLAYER_COOKIE,
+        Edge,
+        legacy_browser,
+        player_signer,
+    )
 
     signer = player_signer("secret")
     edge = Edge(lambda *a: None, signer=signer)  # type: ignore[arg-type, return-value]
-    forged = Signer("another secret", salt="reussite.player").sign("p").decode()
+    forged = Signer("another secret", salt="reussite.player").sign("p.b").decode()
     for i in range(2000):
-        assert edge.player_from_cookie(f"{PLAYER_COOKIE}={forged}; n={i}") is None
+        assert edge.identity_from_cookie(f"{PLAYER_COOKIE}={forged}; n={i}") is None
     assert edge._known_bytes == 0 and not edge._known
-    valid = signer.sign("p").decode()
-    assert edge.player_from_cookie(f"{PLAYER_COOKIE}={valid}; pad={'x' * 2000}") == "p"
+    valid = signer.sign("p.b").decode()
+    assert edge.identity_from_cookie(f"{PLAYER_COOKIE}={valid}; pad={'x' * 2000}") == ("p", "b")
     assert not edge._known  # too long to remember: checked every time
     for i in range(50_000):
-        assert edge.player_from_cookie(f"{PLAYER_COOKIE}={valid}; n={i}; pad={'y' * 500}") == "p"
+        assert edge.identity_from_cookie(
+            f"{PLAYER_COOKIE}={valid}; n={i}; pad={'y' * 500}") == ("p", "b")
         assert edge._known_bytes <= KNOWN_COOKIE_BYTES
     assert sum(map(len, edge._known)) == edge._known_bytes
+    # a cookie from before browsers names its player alone: its browser is derived from it
+    old = signer.sign("p").decode()
+    assert edge.identity_from_cookie(f"{PLAYER_COOKIE}={old}") == ("p", legacy_browser("p"))
 
 
 @pytest.mark.parametrize("lang,words", [("en", "Too many requests"), ("fr", "Trop de requêtes"),

@@ -39,10 +39,11 @@ def empty_cache(monkeypatch: pytest.MonkeyPatch) -> Iterator[PageCache]:
 
 
 def player_of(client: TestClient) -> str:
-    """The player a client's cookie names (the edge's signer, the app's secret)."""
+    """The player a client's cookie names (the edge's signer, the app's secret): the cookie
+    signs ``player.browser``."""
     signed = client.cookies[PLAYER_COOKIE]
     signer: Signer = client.app.state.signer  # type: ignore[attr-defined]
-    return signer.unsign(signed).decode()
+    return signer.unsign(signed).decode().partition(".")[0]
 
 
 def token_of(html: str) -> str:

@@ -36,6 +36,7 @@ from reussite.web.actions import (
 from reussite.web.analyses import Analyses
 from reussite.web.days import daily_games, is_over, parse_day, today
 from reussite.web.history import history
+from reussite.web.i18n import lang_of
 from reussite.web.models import (
     GAME_IDS,
     CatalogueEntry,
@@ -60,8 +61,9 @@ from reussite.winnable import winnable_numbers
 
 
 async def json_only(request: Request) -> None:
-    """API POSTs carry JSON: a cross-site form cannot send it without a CORS preflight."""
-    if request.method == "POST":
+    """API POSTs (and PUTs) carry JSON: a cross-site form cannot send it without a CORS
+    preflight."""
+    if request.method in ("POST", "PUT"):
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             raise HTTPException(415, "Send the body as JSON, with Content-Type:"
@@ -289,7 +291,8 @@ def leaderboard(request: Request, game: str, day: str) -> Response:
     deal's number and the solver's line."""
     day = daily_of(game, day)
     store = tables(request).store
-    board = daily.leaderboard(store, game, day, player(request))
+    board = daily.leaderboard(store, game, day, player(request),
+                              lang_of(request.scope["headers"]))
     board.update(number=None, line=None)
     if is_over(day):
         found = daily.stored(store, game, day)

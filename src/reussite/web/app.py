@@ -19,13 +19,14 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reussite import __version__
-from reussite.web import api, cleanup, daily, hintpool, pages, pool, review
+from reussite.web import api, cleanup, daily, hintpool, identity, pages, pool, review, settings
 from reussite.web.assets import assets
-from reussite.web.edge import Edge, player_signer
+from reussite.web.edge import Edge, Signed, browser_check_seconds, player_signer
 from reussite.web.errors import ERRORS, failure
 from reussite.web.fast import FastPath
 from reussite.web.jobs import jobs_from_env
 from reussite.web.play import Tables
+from reussite.web.players import Players
 from reussite.web.ratelimit import (
     DEFAULT_ADDRESS_LIMIT,
     DEFAULT_PLAYER_LIMIT,
@@ -95,7 +96,8 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     store = Store(url)
     if migrate:
         store.migrate()
-    signer = player_signer(store.secret_key())
+    secret = store.secret_key()
+    signer = player_signer(secret)
 
     app = Site(title="Réussite", version=__version__, docs_url=None, redoc_url=None,
                   description="Patience games: play free online, no registration.")
@@ -104,8 +106,13 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
     app.state.signer = signer
     app.state.jobs = jobs_from_env(url)
     app.state.tables.prepare_daily = daily.Asker(app.state.jobs.prepare)
+    app.state.players = Players(store, secret)
+    app.state.signed = Signed(app.state.players.browser_valid, browser_check_seconds())
+    app.state.sign_in_rate = rate_from_env("REUSSITE_SIGN_IN_LIMIT",
+                                           identity.DEFAULT_SIGN_IN_LIMIT)
     app.include_router(api.router)
     app.include_router(review.router)
+    app.include_router(identity.router)
     app.include_router(pages.router)
     static = assets()
     app.mount("/static", static, name="static")
@@ -130,8 +137,8 @@ def create_app(database: str | None = None, *, migrate: bool = True) -> FastAPI:
         front, player=rate_from_env("REUSSITE_RATE_LIMIT", DEFAULT_PLAYER_LIMIT),
         address=rate_from_env("REUSSITE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
         redis_url=os.environ.get("REUSSITE_REDIS_URL") or None,
-        namespace=namespace_of(store.secret_key()))
-    app.front = Edge(limit, signer=signer, allowed_origins=origins)
+        namespace=namespace_of(secret))
+    app.front = Edge(limit, signer=signer, allowed_origins=origins, signed=app.state.signed)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -176,6 +183,7 @@ def serving_app(database: str | None = None) -> FastAPI:
     load test) instead of all of them. The hint workers are started here too
     (:func:`reussite.web.hintpool.warm`).
     """
+    settings.check()  # a bad setting said now, not in a thread or at a first request
     app = create_app(database)
     gc.collect()
     gc.freeze()

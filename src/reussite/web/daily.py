@@ -263,8 +263,8 @@ def entry(r: Any, rank: int, names: dict[str, str], me: str | None) -> dict[str,
             "used_hint": bool(r.won_used_hint), "you": r.player_id == me}
 
 
-def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
-               me: str) -> dict[str, Any]:
+def _one_board(conn: Any, game: str, day: str, clean: bool, me: str,
+               lang: str) -> dict[str, Any]:
     rows = list(conn.execute(board_query(game, day, clean)))
     mine = conn.execute(select(games.c.player_id, *_ORDER[:2], games.c.won_at,
                                games.c.won_used_undo, games.c.won_used_hint).where(
@@ -278,7 +278,7 @@ def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
                 and_(games.c.won_played == mine.won_played,
                      games.c.won_ms < mine.won_ms // 1000 * 1000)))).scalar_one()
         you = mine, int(better) + 1
-    names = display_names(store, {r.player_id for r in rows} | {me})
+    names = display_names(conn, [r.player_id for r in rows] + [me], lang)
     entries = ranked(rows, names, me)
     total = conn.execute(select(func.count()).select_from(games).where(
         games.c.game == game, games.c.daily == day,
@@ -287,12 +287,14 @@ def _one_board(conn: Any, store: Store, game: str, day: str, clean: bool,
             "count": int(total)}
 
 
-def leaderboard(store: Store, game: str, day: str, me: str) -> dict[str, Any]:
+def leaderboard(store: Store, game: str, day: str, me: str,
+                lang: str = "en") -> dict[str, Any]:
     """A game's board of a day: the top :data:`BOARD_SIZE` and the caller's own entry with
-    its rank (wherever it stands), for the ranking and the clean ranking (no undo, no hint)."""
+    its rank (wherever it stands), for the ranking and the clean ranking (no undo, no hint);
+    the players shown by their names (anonymous ones in ``lang``)."""
     with store.engine.connect() as conn:
-        boards = {"all": _one_board(conn, store, game, day, False, me),
-                  "clean": _one_board(conn, store, game, day, True, me)}
+        boards = {"all": _one_board(conn, game, day, False, me, lang),
+                  "clean": _one_board(conn, game, day, True, me, lang)}
     return {"game": game, "day": day, "over": is_over(day), **boards}
 
 

@@ -12,6 +12,7 @@ import logging
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -26,7 +27,38 @@ log = logging.getLogger("reussite.web")
 
 UNAVAILABLE = (Unavailable, DBAPIError, PoolTimeout, sqlite3.OperationalError)
 """The database cannot be reached, or stays busy: 503, to be tried again."""
-ERRORS = (UnknownGameError, NotFound, Conflict, Refused, NotPrepared, *UNAVAILABLE)
+
+
+class Denied(Exception):
+    """A request about the player's identity refused: ``status`` and one of the sentences
+    below (translated, then its ``{placeholders}`` filled from ``values``)."""
+
+    def __init__(self, status: int, sentence: str, retry_after: int | None = None,
+                 **values: Any) -> None:
+        super().__init__(sentence)
+        self.status = status
+        self.sentence = sentence
+        self.retry_after = retry_after
+        self.values = values
+
+
+NAME_EMPTY = N_("A name needs at least one letter, digit or sign")
+NAME_TOO_LONG = N_("A name has at most {n} characters")
+NAME_INVISIBLE = N_("A name cannot hold control characters, invisible characters or line"
+                    " breaks")
+NAME_ANONYMOUS = N_("Names like this one are kept for players without a name: choose another")
+NAME_HIDDEN = N_("This name has been hidden by the site: choose another one")
+NAME_NOT_SHOWN = N_("No player shows this name")
+CODE_MALFORMED = N_("A code has 12 letters and digits, as shown on your other device")
+CODE_UNKNOWN = N_("This code is not known: check it and type it again")
+CODE_USED = N_("This code has been used already: make a new one on your other device")
+CODE_EXPIRED = N_("This code has expired: make a new one on your other device")
+CODE_SAME_PLAYER = N_("This browser is signed in as this player already")
+CODE_GUESSES = N_("Too many codes tried from this address: try again in {minutes} min")
+BROWSER_THIS = N_("This is the browser you are using: it cannot sign itself out here")
+BROWSER_UNKNOWN = N_("No such browser among yours")
+
+ERRORS = (UnknownGameError, NotFound, Conflict, Refused, NotPrepared, Denied, *UNAVAILABLE)
 """What an action may raise that has an answer of its own (a 4xx, or a 503)."""
 
 
@@ -65,6 +97,10 @@ DAILY_IN_PLAY = N_("The analysis of a daily deal opens once its day is over")
 def failure(e: BaseException, headers: Iterable[tuple[bytes, bytes]]) -> Failure:
     """The answer to one of :data:`ERRORS`; ``headers`` are the request's raw headers (a
     refusal is said in the player's language, :func:`~reussite.web.i18n.lang_of`)."""
+    if isinstance(e, Denied):
+        sentence = translate(lang_of(headers), e.sentence)
+        return Failure(e.status, sentence.format(**e.values) if e.values else sentence,
+                       {} if e.retry_after is None else {"retry-after": str(e.retry_after)})
     if isinstance(e, NotFound):
         return Failure(404, "No such game")
     if isinstance(e, Over):

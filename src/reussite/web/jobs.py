@@ -169,21 +169,35 @@ def job_timeout() -> int:
     return int(cpu_budget() * 3) + 60
 
 
-def jobs_from_env(url: str) -> Jobs:
-    """The job tier the environment names (``REUSSITE_JOBS``: ``local``, the default, or
-    ``redis``)."""
+def _tier() -> tuple[str, int, str | None]:
+    """The job tier's settings: its kind (``REUSSITE_JOBS``), the local pool's size
+    (``REUSSITE_ANALYSIS_WORKERS``), the queue's Redis (``REUSSITE_REDIS_URL``)."""
     kind = os.environ.get("REUSSITE_JOBS", "local").lower()
     if kind == "local":
         text = os.environ.get("REUSSITE_ANALYSIS_WORKERS", "1")
         if not text.isdigit() or not 1 <= int(text) <= 64:
             raise ValueError(f"REUSSITE_ANALYSIS_WORKERS is a number from 1 to 64: {text!r}")
-        return LocalJobs(url, int(text))
+        return kind, int(text), None
     if kind == "redis":
         redis_url = os.environ.get("REUSSITE_REDIS_URL")
         if not redis_url:
             raise ValueError("REUSSITE_JOBS=redis needs REUSSITE_REDIS_URL")
-        return RedisJobs(redis_url)
+        return kind, 0, redis_url
     raise ValueError(f"REUSSITE_JOBS is local or redis: {kind!r}")
+
+
+def check_env() -> None:
+    """Raise ValueError, with its sentence, when a setting of the job tier is bad."""
+    _tier()
+
+
+def jobs_from_env(url: str) -> Jobs:
+    """The job tier the environment names (``REUSSITE_JOBS``: ``local``, the default, or
+    ``redis``)."""
+    _kind, workers, redis_url = _tier()
+    if redis_url is not None:
+        return RedisJobs(redis_url)
+    return LocalJobs(url, workers)
 
 
 def work(redis_url: str, burst: bool = False, sweep_every: float = 30.0) -> Any:

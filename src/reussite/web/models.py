@@ -329,3 +329,46 @@ class Leaderboard(BaseModel):
     number: int | None = Field(description="The day's deal number, once the day is over")
     line: list[PileMove | StockMove] | None = Field(
         description="The solver's winning line, once the day is over")
+class SetName(Strict):
+    name: str | None = Field(description="The display name (at most 24 characters once "
+                                          "normalised), or null to have none")
+
+
+class NameReport(Strict):
+    name: str = Field(description="A name as a player shows it")
+
+
+class SignIn(Strict):
+    code: str = Field(description="The code made on the other browser (12 letters and digits;"
+                                  " spaces and dashes ignored)")
+
+
+class Me(BaseModel):
+    name: str | None = Field(description="The name the player chose (null: none)")
+    display_name: str = Field(description="What other players see: the name, or the "
+                                          "anonymous name when there is none or it was hidden")
+    name_hidden: bool = Field(description="The site hid the name: choose another")
+
+
+class CodeMade(BaseModel):
+    code: str = Field(description="Twelve letters and digits in groups of four")
+    expires_at: str = Field(description="When it stops working (ISO 8601, UTC)")
+    seconds: int = Field(description="Seconds it works for from now")
+
+
+class BrowserEntry(BaseModel):
+    id: str
+    description: str = Field(description='"Chrome on Linux", in the player\'s language')
+    agent: str
+    system: str
+    created_at: str
+    last_seen_at: str
+    this: bool = Field(description="The browser asking")
+
+
+class Forgotten(BaseModel):
+    deleted: int = Field(description="Games deleted")
+
+
+class Reported(BaseModel):
+    reported: bool

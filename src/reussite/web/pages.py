@@ -41,6 +41,7 @@ from reussite.web.i18n import (
     translations,
     ui_strings,
 )
+from reussite.web.names import shown_name
 from reussite.web.pagecache import PageCache
 from reussite.web.play import FUTURE_DAY, NO_DAILY, Tables
 from reussite.web.stats import player_stats
@@ -291,7 +292,11 @@ async def stats_page(request: Request) -> HTMLResponse:
     rows = player_stats(await run_in_threadpool(store.player_totals, player))
     days = await run_in_threadpool(daily.player_days, store, player)
     streaks = daily.daily_streaks(days, today())
+    me = await run_in_threadpool(request.app.state.players.get, player)
+    name, hidden = (me.name, me.name_hidden) if me is not None else (None, False)
     return render(request, "stats.html", stats=[(CATALOGUE[s["game"]], s) for s in rows],
+                  me={"name": name, "name_hidden": hidden, "display_name": shown_name(
+                      player, name, hidden, lang_of(request))},
                   daily_streaks=streaks if days else None,
                   daily_names={g: CATALOGUE[g] for g in streaks["games"]})
 

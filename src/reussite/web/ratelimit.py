@@ -220,6 +220,7 @@ class RateLimit:
         self.players = None if player is None else Buckets(player)
         self.addresses = None if address is None else Buckets(address)
         self.shared = SharedBuckets(redis_url, namespace) if redis_url else None
+        self._own: dict[Rate, Buckets] = {}
 
     @property
     def store(self) -> str:
@@ -248,6 +249,19 @@ class RateLimit:
                 await self.refuse(scope, send, wait)
                 return
         await self.app(scope, receive, send)
+
+    async def take_one(self, rate: Rate, key: str) -> float:
+        """One token from ``key``'s bucket of ``rate``, a limit of a route's own (the
+        sign-in codes tried per address): 0.0 if granted, else the seconds to wait. Kept in
+        Redis with the others when it is in use, else in this process."""
+        buckets = self._own.get(rate)
+        if buckets is None:
+            buckets = self._own[rate] = Buckets(rate)
+        pairs = [(buckets, key)]
+        shared = self.shared
+        if shared is not None and shared.down_until <= time.monotonic():
+            return await self.take_shared(shared, pairs)
+        return take_all(pairs, time.monotonic())
 
     @staticmethod
     async def take_shared(shared: SharedBuckets, pairs: list[tuple[Buckets, str]]) -> float:

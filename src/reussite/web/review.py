@@ -21,7 +21,7 @@ from reussite.cards import UP, card_code
 from reussite.engine import Move, Position, RawMove
 from reussite.games import get_game
 from reussite.web.analyses import Analyses, AnalysisRow, played_line
-from reussite.web.api import json_answer, json_only, player, tables
+from reussite.web.api import POST_ERRORS, json_answer, json_only, player, tables
 from reussite.web.days import is_over
 from reussite.web.errors import DAILY_IN_PLAY
 from reussite.web.i18n import N_, lang_of, move_sentence, translate, translations
@@ -64,8 +64,8 @@ class Replayed(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Error, "description": "No such game (or no analysis asked for)"},
     409: {"model": Error, "description": "The game is still being played"},
-    415: {"model": Error, "description": "A POST whose body is not JSON"},
-    422: {"model": Error, "description": "A malformed request"},
+    422: {"model": Error, "description": "A malformed request (a line or position that is"
+                                          " not one)"},
     429: {"model": Error, "description": "Too many analyses asked for"},
 }
 
@@ -119,7 +119,7 @@ def _resubmit(jobs: Jobs, ids: list[str]) -> None:
 
 
 @router.post("/games/{game_id}/analysis", response_model=AnalysisState,
-             status_code=202, responses=ERRORS)
+             status_code=202, responses={**ERRORS, **POST_ERRORS})
 def ask(request: Request, game_id: str) -> Response:
     """Ask for the analysis of a finished game: 202 while it is queued or running, 200 with
     the result once done (asking again costs nothing)."""

@@ -235,6 +235,70 @@ feedback = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
+players = Table(
+    "players", metadata,
+    # A player who chose a display name or made a sign-in code (made then, never on a mere
+    # visit: reussite.web.players). ``name_key`` is the name as names are compared
+    # (reussite.web.names.name_key); ``name_hidden``: hidden by the site's operator.
+    Column("id", String(64), primary_key=True),
+    Column("name", String(100), nullable=True),
+    Column("name_key", String(100), nullable=True),
+    Column("name_hidden", Boolean, nullable=False, server_default=false()),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("ix_players_name_key", "name_key"),
+)
+
+hidden_names = Table(
+    "hidden_names", metadata,
+    # Names the operator hid (reussite names hide): shown as the anonymous name, refused to
+    # anyone who asks for them again.
+    Column("name_key", String(100), primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("hidden_at", BigInteger, nullable=False),
+)
+
+name_reports = Table(
+    "name_reports", metadata,
+    # One report per reporter and name.
+    Column("reporter_id", String(64), nullable=False),
+    Column("name_key", String(100), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("reporter_id", "name_key", name="pk_name_reports"),
+    Index("ix_name_reports_key", "name_key"),
+)
+
+browsers = Table(
+    "browsers", metadata,
+    # A browser signed in as a player, recorded when it first needs to be (a sign-in code
+    # made or used, its list asked for, a name set). A signed-out one keeps its row with
+    # ``revoked_at`` set (its player and description emptied once the player is forgotten):
+    # the edge refuses its cookie (reussite.web.edge).
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("agent", String(32), nullable=False),
+    Column("system", String(32), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("last_seen_at", BigInteger, nullable=False),
+    Column("revoked_at", BigInteger, nullable=True),
+    Index("ix_browsers_player", "player_id"),
+)
+
+sign_in_codes = Table(
+    "sign_in_codes", metadata,
+    # Short-lived single-use codes that sign another browser in as the player: only a keyed
+    # hash of each is kept.
+    Column("hash", String(64), primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("used_at", BigInteger, nullable=True),
+    Index("ix_sign_in_codes_player", "player_id"),
+    Index("ix_sign_in_codes_expires", "expires_at"),
+)
+
 
 GAME_COLUMNS = tuple(c.name for c in games.c)
 """The columns of ``games`` in their order (``SELECT`` yields them so; :class:`GameRow`
