@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, false, func, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -229,15 +229,32 @@ def start(store: Store, submit: Callable[[str, str], object]) -> threading.Threa
 # ---------------------------------------------------------------------- the leaderboard
 
 _ORDER = (games.c.won_played, games.c.won_ms, games.c.won_at)
+_ENTRY = (games.c.player_id, games.c.won_played, games.c.won_ms, games.c.won_at,
+          games.c.won_used_undo, games.c.won_used_hint)
 
 
 def board_query(game: str, day: str, clean: bool, limit: int = BOARD_SIZE) -> Any:
     """The top of a game's day: the ranked wins in the ranking's order (an index's order:
     ``ix_games_daily_board``, ``ix_games_daily_clean``)."""
-    return select(games.c.player_id, games.c.won_played, games.c.won_ms, games.c.won_at,
-                  games.c.won_used_undo, games.c.won_used_hint).where(
-        games.c.game == game, games.c.daily == day,
-        CLEAN_WIN if clean else RANKED_WIN).order_by(*_ORDER).limit(limit)
+    return select(*_ENTRY).where(games.c.game == game, games.c.daily == day,
+                                 CLEAN_WIN if clean else RANKED_WIN).order_by(
+        *_ORDER).limit(limit)
+
+
+def counts_query(game: str, day: str, mine: Any) -> Any:
+    """In one pass over the day's range of ``ix_games_daily_board`` (every column it reads is
+    in the index): the ranked wins, the clean ones, and when the caller has a ranked win
+    ``mine``, how many of each rank before it (fewer moves, or as many in fewer whole
+    seconds)."""
+    clean = and_(games.c.won_used_undo == false(), games.c.won_used_hint == false())
+    counts = [func.count(), func.count().filter(clean)]
+    if mine is not None:
+        better = or_(games.c.won_played < mine.won_played,
+                     and_(games.c.won_played == mine.won_played,
+                          games.c.won_ms < mine.won_ms // 1000 * 1000))
+        counts += [func.count().filter(better), func.count().filter(and_(better, clean))]
+    return select(*counts).select_from(games).where(games.c.game == game,
+                                                    games.c.daily == day, RANKED_WIN)
 
 
 def tie(r: Any) -> tuple[int, int]:
@@ -263,38 +280,29 @@ def entry(r: Any, rank: int, names: dict[str, str], me: str | None) -> dict[str,
             "used_hint": bool(r.won_used_hint), "you": r.player_id == me}
 
 
-def _one_board(conn: Any, game: str, day: str, clean: bool, me: str,
-               lang: str) -> dict[str, Any]:
-    rows = list(conn.execute(board_query(game, day, clean)))
-    mine = conn.execute(select(games.c.player_id, *_ORDER[:2], games.c.won_at,
-                               games.c.won_used_undo, games.c.won_used_hint).where(
-        games.c.player_id == me, games.c.game == game, games.c.daily == day,
-        CLEAN_WIN if clean else RANKED_WIN)).first()
-    you = None
-    if mine is not None:
-        better = conn.execute(select(func.count()).select_from(games).where(
-            games.c.game == game, games.c.daily == day, CLEAN_WIN if clean else RANKED_WIN,
-            or_(games.c.won_played < mine.won_played,
-                and_(games.c.won_played == mine.won_played,
-                     games.c.won_ms < mine.won_ms // 1000 * 1000)))).scalar_one()
-        you = mine, int(better) + 1
-    names = display_names(conn, [r.player_id for r in rows] + [me], lang)
-    entries = ranked(rows, names, me)
-    total = conn.execute(select(func.count()).select_from(games).where(
-        games.c.game == game, games.c.daily == day,
-        CLEAN_WIN if clean else RANKED_WIN)).scalar_one()
-    return {"entries": entries, "you": None if you is None else entry(you[0], you[1], names, me),
-            "count": int(total)}
-
-
 def leaderboard(store: Store, game: str, day: str, me: str,
                 lang: str = "en") -> dict[str, Any]:
     """A game's board of a day: the top :data:`BOARD_SIZE` and the caller's own entry with
     its rank (wherever it stands), for the ranking and the clean ranking (no undo, no hint);
-    the players shown by their names (anonymous ones in ``lang``)."""
+    the players shown by their names (anonymous ones in ``lang``). Five reads, each through
+    an index: the two tops, the caller's ranked win, the counts, the names."""
     with store.engine.connect() as conn:
-        boards = {"all": _one_board(conn, game, day, False, me, lang),
-                  "clean": _one_board(conn, game, day, True, me, lang)}
+        tops = {"all": list(conn.execute(board_query(game, day, False))),
+                "clean": list(conn.execute(board_query(game, day, True)))}
+        mine = conn.execute(select(*_ENTRY).where(
+            games.c.player_id == me, games.c.game == game, games.c.daily == day,
+            RANKED_WIN)).first()
+        counts = conn.execute(counts_query(game, day, mine)).one()
+        names = display_names(conn, [r.player_id for rows in tops.values() for r in rows]
+                              + [me], lang)
+    clean_me = mine is not None and not mine.won_used_undo and not mine.won_used_hint
+    boards = {}
+    for kind, rows in tops.items():
+        you = None
+        if mine is not None and (kind == "all" or clean_me):
+            you = entry(mine, int(counts[2 if kind == "all" else 3]) + 1, names, me)
+        boards[kind] = {"entries": ranked(rows, names, me), "you": you,
+                        "count": int(counts[0 if kind == "all" else 1])}
     return {"game": game, "day": day, "over": is_over(day), **boards}
 
 

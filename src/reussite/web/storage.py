@@ -139,7 +139,8 @@ CLEAN_WIN = and_(RANKED_WIN, games.c.won_used_undo == false(),
 # win; and the clean ones). A query's WHERE must imply an index's predicate for the planner
 # to use it: the queries use these very expressions.
 Index("ix_games_daily_board", games.c.game, games.c.daily, games.c.won_played,
-      games.c.won_ms, games.c.won_at, postgresql_where=RANKED_WIN, sqlite_where=RANKED_WIN)
+      games.c.won_ms, games.c.won_at, games.c.won_used_undo, games.c.won_used_hint,
+      postgresql_where=RANKED_WIN, sqlite_where=RANKED_WIN)
 Index("ix_games_daily_clean", games.c.game, games.c.daily, games.c.won_played,
       games.c.won_ms, games.c.won_at, postgresql_where=CLEAN_WIN, sqlite_where=CLEAN_WIN)
 

@@ -37,7 +37,7 @@ def upgrade() -> None:
     op.create_index("ix_games_player_daily", "games", ["player_id", "daily"])
     op.create_index("ux_games_ranked", "games", ["player_id", "game", "daily"], unique=True,
                     postgresql_where=sa.text("ranked"), sqlite_where=sa.text("ranked"))
-    op.create_index("ix_games_daily_board", "games", _BOARD,
+    op.create_index("ix_games_daily_board", "games", [*_BOARD, "won_used_undo", "won_used_hint"],
                     postgresql_where=sa.text(_RANKED_WIN), sqlite_where=sa.text(_RANKED_WIN))
     op.create_index("ix_games_daily_clean", "games", _BOARD,
                     postgresql_where=sa.text(_CLEAN_WIN), sqlite_where=sa.text(_CLEAN_WIN))
