@@ -548,3 +548,44 @@ def test_a_fake_now_moves_the_days_of_a_test_server(monkeypatch: pytest.MonkeyPa
     assert days.seconds_left() <= 61 or days.today() == "2031-07-05"
     monkeypatch.delenv("REUSSITE_FAKE_NOW")
     assert days._real_clock()() == pytest.approx(datetime.now(UTC).timestamp(), abs=5)
+
+
+def test_one_ranked_game_per_player_game_and_day_whatever_the_race(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unique partial index refuses a second ranked game of a player's day; a deal that
+    lost that race (both saw no earlier game) is dealt again, as a second try."""
+    from sqlalchemy.exc import IntegrityError
+
+    from reussite.web.storage import DAILY_BEFORE
+
+    store = Store(f"sqlite:///{tmp_path / 'race.sqlite3'}")
+    store.migrate()
+    add_win(store, "racer", "2200-02-02", 10, 1000, at_ms=1)
+    with pytest.raises(IntegrityError):
+        add_win(store, "racer", "2200-02-02", 12, 1000, at_ms=2)
+    add_win(store, "racer", "2200-02-02", 12, 1000, at_ms=2, is_ranked=False)
+    # The race: the first look for an earlier game finds none (the other request's game not
+    # committed yet), so the insert meets the index and the deal is made again.
+    d = "2200-02-03"
+    monkeypatch.setattr(days, "clock", lambda: at(d))
+    assert daily.prepare(store, GAME, d) in ("prepared", "ready")
+    t = Tables(store)
+    first = t.new_game("racer2", GAME, None, daily=d).row
+    assert first.ranked
+    looks = {"n": 0}
+    real = store._transaction
+
+    def blind(writes: Any) -> Any:
+        def without_earlier(execute: Any, query: Any) -> Any:
+            def q(stmt: Any, params: Any) -> Any:
+                if stmt is DAILY_BEFORE and looks["n"] == 0:
+                    looks["n"] += 1
+                    return []
+                return query(stmt, params)
+            return writes(execute, q)
+        return real(without_earlier)
+
+    monkeypatch.setattr(store, "_transaction", blind)
+    second = t.new_game("racer2", GAME, None, daily=d).row
+    assert looks["n"] == 1 and not second.ranked and second.origin == "daily"
+    store.dispose()
