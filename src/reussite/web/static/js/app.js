@@ -18,6 +18,7 @@ import { applyLooks, looksControls } from "./looks.js";
 import { playSound, soundOf } from "./sound.js";
 import { awaitAnalysis, createReview, stateText } from "./review.js";
 import { boardAfter } from "./board.js";
+import { readStrings } from "./strings.js";
 
 const FALLBACK = {
   new_game: "New game", restart: "Restart", undo: "Undo", redo: "Redo", hint: "Hint",
@@ -80,14 +81,7 @@ const gameId = root?.dataset.gameId;
 const dailyDay = root?.dataset.daily || null;
 const PREPARING_TRIES = 24; // a day's deal being prepared: asked again for about two minutes
 // The texts: the server's list (#ui-strings) and the table's own, from its template.
-const strings = {};
-for (const id of ["ui-strings", "table-strings"]) {
-  try {
-    Object.assign(strings, JSON.parse(document.getElementById(id)?.textContent || "{}"));
-  } catch (e) {
-    // a missing list leaves the English fallbacks
-  }
-}
+const strings = readStrings("ui-strings", "table-strings");
 const t = (k) => strings[k] ?? FALLBACK[k] ?? k;
 const settings = loadSettings();
 

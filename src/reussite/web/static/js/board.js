@@ -3,15 +3,11 @@
 // even outside the top 100. Names are the players' own: written as text, never as markup.
 
 import { api } from "./api.js";
+import { readStrings } from "./strings.js";
 import { formatTime } from "./timer.js";
 
 const section = document.querySelector("section.daily-board");
-let strings = {};
-try {
-  strings = JSON.parse(document.getElementById("daily-strings")?.textContent || "{}");
-} catch (e) {
-  strings = {};
-}
+const strings = readStrings("daily-strings");
 const t = (k) => strings[k] ?? k;
 let shownStatus = null;
 let loading = null;

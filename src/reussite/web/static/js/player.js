@@ -4,17 +4,12 @@
 // /api/me) after a confirmation. Names are set as text, never as markup.
 
 import { api } from "./api.js";
+import { fill, readStrings } from "./strings.js";
 
 const root = document.getElementById("stats");
 const lang = root?.dataset.lang || document.documentElement.lang || "en";
-let strings = {};
-try {
-  strings = JSON.parse(document.getElementById("player-strings")?.textContent || "{}");
-} catch (e) {
-  strings = {};
-}
-const t = (key, values = {}) => (strings[key] ?? key)
-  .replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+const strings = readStrings("player-strings");
+const t = (key, values = {}) => fill(strings[key] ?? key, values);
 
 const say = (el, text) => { if (el) el.textContent = text; };
 const failed = (e) => `${t("failed")} (${e.detail})`;

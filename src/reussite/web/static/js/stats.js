@@ -3,17 +3,12 @@
 // the statistics with a confirmation (DELETE /api/stats).
 
 import { api } from "./api.js";
+import { fill, readStrings } from "./strings.js";
 
 const root = document.getElementById("stats");
 const lang = root?.dataset.lang || document.documentElement.lang || "en";
-let strings = {};
-try {
-  strings = JSON.parse(document.getElementById("stats-strings")?.textContent || "{}");
-} catch (e) {
-  strings = {};
-}
-const t = (key, values = {}) => (strings[key] ?? key)
-  .replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+const strings = readStrings("stats-strings");
+const t = (key, values = {}) => fill(strings[key] ?? key, values);
 
 const SVG = "http://www.w3.org/2000/svg";
 const svg = (tag, attrs = {}) => {

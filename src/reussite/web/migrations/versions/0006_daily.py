@@ -7,18 +7,17 @@
   ``games.won_played`` (that count at the first win); the leaderboard's partial indexes, and
   one ranked game per player, game and day.
 
-Existing games played before the count: 0 moves counted (none is a daily game). It comes
-after the players' migration (0006), which was merged first: one line of revisions.
+Existing games played before the count: 0 moves counted (none is a daily game).
 
-Revision ID: 0005
-Revises: 0006
+Revision ID: 0006
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0006"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -1,14 +1,14 @@
 """Players' identity: display names (hidden by the operator, reported by players), the
 browsers signed in as a player, and the codes that sign another browser in.
 
-Revision ID: 0006
+Revision ID: 0005
 Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
