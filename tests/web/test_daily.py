@@ -387,9 +387,12 @@ def test_the_board_shows_chosen_names_and_anonymous_ones_in_the_language(
     assert client.put("/api/me", json={"name": "Élodie <3"}).status_code == 200
     p = prepared(app, GAME, day)
     play_line(client, post_daily(client, True).json(), p.line)
-    names = {e["you"]: e["name"] for e in board(client, day)["all"]["entries"]}
+    entries = board(client, day)["all"]["entries"]
+    names = {e["you"]: e["name"] for e in entries}
     assert names[True] == "Élodie <3"
     assert names[False].startswith("Player ") and tag not in names[False]
+    # Only a chosen name can be reported: the board says which are.
+    assert {e["you"]: e["chosen"] for e in entries} == {True: True, False: False}
     ru = client.get(f"/api/daily/{GAME}/{day}/leaderboard", headers={"accept-language": "ru"})
     assert any(e["name"].startswith("Игрок ") for e in ru.json()["all"]["entries"])
     with store.engine.begin() as conn:

@@ -35,7 +35,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.web.days import daily_games, is_over, next_day, seconds_left, today
-from reussite.web.names import display_names
+from reussite.web.i18n import LANGS
+from reussite.web.names import anonymous_name, display_names
 from reussite.web.play import decode_move, encode_move
 from reussite.web.storage import (
     CLEAN_WIN,
@@ -275,7 +276,11 @@ def ranked(rows: list[Any], names: dict[str, str], me: str | None) -> list[dict[
 
 
 def entry(r: Any, rank: int, names: dict[str, str], me: str | None) -> dict[str, Any]:
-    return {"rank": rank, "name": names[r.player_id], "moves": r.won_played,
+    name = names[r.player_id]
+    return {"rank": rank, "name": name, "moves": r.won_played,
+            # A name the player chose (a chosen name never looks like an anonymous one, in
+            # any language: reussite.web.names), which others may report.
+            "chosen": all(name != anonymous_name(r.player_id, lang) for lang in LANGS),
             "seconds": r.won_ms / 1000, "used_undo": bool(r.won_used_undo),
             "used_hint": bool(r.won_used_hint), "you": r.player_id == me}
 

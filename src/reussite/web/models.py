@@ -311,6 +311,8 @@ class BoardEntry(BaseModel):
     used_undo: bool
     used_hint: bool
     you: bool = Field(description="This entry is the caller's")
+    chosen: bool = Field(description="The name is one the player chose (not an anonymous one):"
+                                     " it can be reported (POST /api/names/report)")
 
 
 class Board(BaseModel):

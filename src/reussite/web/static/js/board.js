@@ -19,6 +19,23 @@ function cell(tag, text, cls) {
   return el;
 }
 
+/** A button that reports a name chosen by a player (POST /api/names/report): once a
+ * reporter and name; an operator may then hide it (reussite names hide). */
+function reportButton(name) {
+  const b = cell("button", t("report"), "report-name");
+  b.type = "button";
+  b.setAttribute("aria-label", t("report_label").replace("{name}", name));
+  b.addEventListener("click", () => {
+    b.disabled = true;
+    api.reportName(name).then(() => {
+      b.textContent = t("reported");
+    }).catch((err) => {
+      b.textContent = err?.detail || t("failed");
+    });
+  });
+  return b;
+}
+
 function row(e) {
   const tr = document.createElement("tr");
   if (e.you) {
@@ -26,8 +43,10 @@ function row(e) {
     tr.setAttribute("aria-current", "true");
   }
   const help = [e.used_undo ? t("undo") : "", e.used_hint ? t("hint") : ""].filter(Boolean);
+  const name = cell("td", e.you ? `${e.name} (${t("you")})` : e.name, "name");
+  if (e.chosen && !e.you) name.append(" ", reportButton(e.name));
   tr.append(cell("td", String(e.rank), "rank"),
-    cell("td", e.you ? `${e.name} (${t("you")})` : e.name, "name"),
+    name,
     cell("td", String(e.moves), "moves"),
     cell("td", formatTime(e.seconds), "time"),
     cell("td", help.length ? help.join(", ") : "—", "help"));
