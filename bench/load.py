@@ -13,6 +13,7 @@ comes to see the board after the day's start.
     python bench/load.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/load.py --url http://127.0.0.1:8123 --players 50 --duration 10
     python bench/load.py --board-readers 0.2       # a fifth of the players read leaderboards
+    python bench/load.py --board-readers 0.2 --board-wins 5000   # ... of 5,000 wins each
 
 The server is started here (``reussite serve`` on a free port) unless ``--url`` is given; the
 run stops after ``--duration`` seconds or ``--max-requests`` requests, whichever comes first.
@@ -531,6 +532,42 @@ def ensure_schema(db: str) -> str | None:
     return schema
 
 
+def seed_board_wins(db: str, wins: int, seed: int) -> int:
+    """``wins`` ranked wins of today's deal in every daily game, written straight into the
+    database before the server starts (as many players' games would have left them), so that
+    the board readers read full boards. Returns the rows written."""
+    import secrets as secrets_
+
+    from sqlalchemy import insert
+
+    from reussite.web.days import daily_games, today
+    from reussite.web.storage import Store, games, now_ms
+
+    store = Store(db)
+    store.migrate()
+    rng = random.Random(seed)
+    day, at = today(), now_ms()
+    rows = []
+    for game in daily_games():
+        for _ in range(wins):
+            played, ms = rng.randint(80, 400), rng.randint(60_000, 1_800_000)
+            undo, hint = rng.random() < 0.5, rng.random() < 0.3
+            rows.append(dict(
+                id=secrets_.token_urlsafe(12), player_id=secrets_.token_urlsafe(16), game=game,
+                number="1", version=played, cursor=played, length=played, status="won",
+                used_undo=undo, used_hint=hint, elapsed_ms=ms, created_at=at, updated_at=at,
+                won_at=at - rng.randint(0, 3_600_000), won_moves=played, won_ms=ms,
+                won_used_undo=undo, won_used_hint=hint, origin="daily", secret=True,
+                ended="won", played=played, won_played=played, daily=day, ranked=True))
+    try:
+        with store.engine.begin() as conn:
+            for start in range(0, len(rows), 5_000):
+                conn.execute(insert(games), rows[start:start + 5_000])
+    finally:
+        store.dispose()
+    return len(rows)
+
+
 def postgres_commits(db: str | None) -> int:
     """Transactions committed in the URL's database so far (every user's; PostgreSQL's
     statistics lag up to a second behind), or 0 when it is not PostgreSQL."""
@@ -665,6 +702,9 @@ def main(argv: list[str] | None = None) -> int:
                          " each at an even pace (default 0: flat out, --human-share pausing)")
     ap.add_argument("--hint-share", type=float, default=0.02,
                     help="share of a player's actions that ask for a hint (default 0.02)")
+    ap.add_argument("--board-wins", type=int, default=0,
+                    help="ranked wins of today's deal written into each daily game's board"
+                         " before the run (a started server only; default 0: empty boards)")
     ap.add_argument("--board-readers", type=float, default=0.0,
                     help="share of the players that only read the daily leaderboards, at a"
                          " human pace (default 0)")
@@ -677,6 +717,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--players must be 1..5000 and --duration 0..3600 s")
     if not 0 <= args.rate <= 100_000 or not 1 <= args.workers <= 16:
         ap.error("--rate must be 0..100000 and --workers 1..16")
+    if not 0 <= args.board_wins <= 100_000:
+        ap.error("--board-wins must be 0..100000")
+    if args.board_wins and args.url:
+        ap.error("--board-wins writes into the database of a server started here, not --url")
     if not 0 <= args.board_readers < 1:
         ap.error("--board-readers is a share: 0 or more, less than 1")
     human_share = 0.0 if args.rate > 0 else args.human_share
@@ -694,6 +738,9 @@ def main(argv: list[str] | None = None) -> int:
             db = args.db or f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
             log = Path(tmp.name) / "server.log"
             ensure_schema(db)
+            if args.board_wins:
+                written = seed_board_wins(db, args.board_wins, args.seed)
+                print(f"boards: {written} ranked wins of today's deals written", file=sys.stderr)
             proc = start_server(db, port, log, TRUSTED, workers=args.workers)
             print(f"server: reussite serve --port {port} --db {db.split('@')[-1]}",
                   file=sys.stderr)

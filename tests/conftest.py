@@ -29,6 +29,8 @@ os.environ["REUSSITE_RATE_LIMIT"] = "off"
 os.environ["REUSSITE_RATE_LIMIT_ADDRESS"] = "off"
 # Likewise the sign-in codes tried per address (ten an hour): every test client is one address.
 os.environ["REUSSITE_SIGN_IN_LIMIT"] = "off"
+# Leaderboards read afresh for every request (the reuse of their shared part has its own test).
+os.environ["REUSSITE_BOARD_SECONDS"] = "0"
 # Likewise the hints' CPU budget (web/hintpool.py, on by default): whether a hint is searched
 # or the quick one would depend on how many hints the same test process searched before and
 # how fast; tests that compare two answers need the searched one every time. The budget's own

@@ -23,6 +23,7 @@ import hmac
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -31,11 +32,11 @@ from typing import Any
 from sqlalchemy import and_, false, func, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
 
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.web.days import daily_games, is_over, next_day, seconds_left, today
-from reussite.web.i18n import LANGS
 from reussite.web.names import anonymous_name, display_names
 from reussite.web.play import decode_move, encode_move
 from reussite.web.storage import (
@@ -242,20 +243,26 @@ def board_query(game: str, day: str, clean: bool, limit: int = BOARD_SIZE) -> An
         *_ORDER).limit(limit)
 
 
-def counts_query(game: str, day: str, mine: Any) -> Any:
+def counts_query(game: str, day: str) -> Any:
     """In one pass over the day's range of ``ix_games_daily_board`` (every column it reads is
-    in the index): the ranked wins, the clean ones, and when the caller has a ranked win
-    ``mine``, how many of each rank before it (fewer moves, or as many in fewer whole
-    seconds)."""
-    clean = and_(games.c.won_used_undo == false(), games.c.won_used_hint == false())
-    counts = [func.count(), func.count().filter(clean)]
-    if mine is not None:
-        better = or_(games.c.won_played < mine.won_played,
-                     and_(games.c.won_played == mine.won_played,
-                          games.c.won_ms < mine.won_ms // 1000 * 1000))
-        counts += [func.count().filter(better), func.count().filter(and_(better, clean))]
-    return select(*counts).select_from(games).where(games.c.game == game,
-                                                    games.c.daily == day, RANKED_WIN)
+    in the index): the ranked wins, and the clean ones."""
+    return select(func.count(), func.count().filter(CLEAN)).select_from(games).where(
+        games.c.game == game, games.c.daily == day, RANKED_WIN)
+
+
+def before_query(game: str, day: str, mine: Any) -> Any:
+    """How many ranked wins, and clean ones, rank before the caller's ranked win ``mine``
+    (fewer moves, or as many in fewer whole seconds): a range of ``ix_games_daily_board`` up
+    to its moves, as long as its rank."""
+    better = or_(games.c.won_played < mine.won_played,
+                 and_(games.c.won_played == mine.won_played,
+                      games.c.won_ms < mine.won_ms // 1000 * 1000))
+    return select(func.count(), func.count().filter(CLEAN)).select_from(games).where(
+        games.c.game == game, games.c.daily == day, RANKED_WIN,
+        games.c.won_played <= mine.won_played, better)
+
+
+CLEAN = and_(games.c.won_used_undo == false(), games.c.won_used_hint == false())
 
 
 def tie(r: Any) -> tuple[int, int]:
@@ -264,50 +271,110 @@ def tie(r: Any) -> tuple[int, int]:
     return r.won_played, r.won_ms // 1000
 
 
-def ranked(rows: list[Any], names: dict[str, str], me: str | None) -> list[dict[str, Any]]:
-    """Board rows as entries, ranks shared by ties (the same moves and whole seconds)."""
-    out: list[dict[str, Any]] = []
+def entry(r: Any, rank: int, name: str, lang: str) -> dict[str, Any]:
+    """A board row as an entry (``you`` is the caller's to set)."""
+    return {"rank": rank, "name": name, "moves": r.won_played,
+            # A name the player chose, which others may report: a chosen name never looks
+            # like an anonymous one (reussite.web.names), so it is not the anonymous one.
+            "chosen": name != anonymous_name(r.player_id, lang),
+            "seconds": r.won_ms / 1000, "used_undo": bool(r.won_used_undo),
+            "used_hint": bool(r.won_used_hint), "you": False}
+
+
+def ranked(rows: list[Any], names: dict[str, str], lang: str) -> list[tuple[str, dict[str, Any]]]:
+    """Board rows as (player, entry), ranks shared by ties (the same moves and whole
+    seconds)."""
+    out: list[tuple[str, dict[str, Any]]] = []
     for i, r in enumerate(rows):
         rank = i + 1
         if out and tie(r) == tie(rows[i - 1]):
-            rank = out[-1]["rank"]
-        out.append(entry(r, rank, names, me))
+            rank = out[-1][1]["rank"]
+        out.append((r.player_id, entry(r, rank, names[r.player_id], lang)))
     return out
 
 
-def entry(r: Any, rank: int, names: dict[str, str], me: str | None) -> dict[str, Any]:
-    name = names[r.player_id]
-    return {"rank": rank, "name": name, "moves": r.won_played,
-            # A name the player chose (a chosen name never looks like an anonymous one, in
-            # any language: reussite.web.names), which others may report.
-            "chosen": all(name != anonymous_name(r.player_id, lang) for lang in LANGS),
-            "seconds": r.won_ms / 1000, "used_undo": bool(r.won_used_undo),
-            "used_hint": bool(r.won_used_hint), "you": r.player_id == me}
+@dataclass(frozen=True)
+class SharedBoard:
+    """What a board shows every reader alike: its tops as (player, entry) and its counts."""
+
+    expires: float
+    tops: dict[str, list[tuple[str, dict[str, Any]]]]
+    counts: dict[str, int]
+
+
+def board_seconds() -> float:
+    """``REUSSITE_BOARD_SECONDS``: how long a process shows a board's shared part again
+    before it reads it afresh (default 2; 0: read for every request)."""
+    text = os.environ.get("REUSSITE_BOARD_SECONDS", "").strip()
+    try:
+        value = float(text) if text else BOARD_SECONDS
+    except ValueError:
+        raise ValueError(f"REUSSITE_BOARD_SECONDS is a number of seconds: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise ValueError(f"REUSSITE_BOARD_SECONDS is between 0 and 3600 seconds: {text!r}")
+    return value
+
+
+BOARD_SECONDS = 2.0
+MAX_SHARED_BOARDS = 256
+_shared: dict[tuple[str, str, str], SharedBoard] = {}
+_shared_lock = threading.Lock()
+clock: Callable[[], float] = time.monotonic
+"""The clock of the shared boards' ages (tests replace it)."""
+
+
+def shared_board(conn: Connection, game: str, day: str, lang: str) -> SharedBoard:
+    """A board's shared part, as this process read it less than :func:`board_seconds` ago,
+    else read now (three reads through the board's indexes, and one for the names)."""
+    key = (game, day, lang)
+    now = clock()
+    found = _shared.get(key)
+    if found is not None and found.expires > now:
+        return found
+    rows = {"all": list(conn.execute(board_query(game, day, False))),
+            "clean": list(conn.execute(board_query(game, day, True)))}
+    total, clean = conn.execute(counts_query(game, day)).one()
+    names = display_names(conn, [r.player_id for top in rows.values() for r in top], lang)
+    board = SharedBoard(now + board_seconds(),
+                        {kind: ranked(top, names, lang) for kind, top in rows.items()},
+                        {"all": int(total), "clean": int(clean)})
+    with _shared_lock:
+        if len(_shared) >= MAX_SHARED_BOARDS:
+            for k in [k for k, v in _shared.items() if v.expires <= now] or list(_shared):
+                del _shared[k]
+        _shared[key] = board
+    return board
 
 
 def leaderboard(store: Store, game: str, day: str, me: str,
                 lang: str = "en") -> dict[str, Any]:
     """A game's board of a day: the top :data:`BOARD_SIZE` and the caller's own entry with
     its rank (wherever it stands), for the ranking and the clean ranking (no undo, no hint);
-    the players shown by their names (anonymous ones in ``lang``). Five reads, each through
-    an index: the two tops, the caller's ranked win, the counts, the names."""
+    the players shown by their names (anonymous ones in ``lang``).
+
+    The tops and counts are what every reader sees: a process reuses them for
+    :func:`board_seconds` (:func:`shared_board`), so a crowd reading the board after the
+    day's start costs a read of them per process every two seconds, not one each. The
+    caller's own ranked win is read for each request (through the index on player and day),
+    and, when there is one, its rank (a range of the board's index up to it) and its name."""
     with store.engine.connect() as conn:
-        tops = {"all": list(conn.execute(board_query(game, day, False))),
-                "clean": list(conn.execute(board_query(game, day, True)))}
+        shared = shared_board(conn, game, day, lang)
         mine = conn.execute(select(*_ENTRY).where(
             games.c.player_id == me, games.c.game == game, games.c.daily == day,
             RANKED_WIN)).first()
-        counts = conn.execute(counts_query(game, day, mine)).one()
-        names = display_names(conn, [r.player_id for rows in tops.values() for r in rows]
-                              + [me], lang)
-    clean_me = mine is not None and not mine.won_used_undo and not mine.won_used_hint
+        before = my_name = None
+        if mine is not None:
+            before = conn.execute(before_query(game, day, mine)).one()
+            my_name = display_names(conn, [me], lang)[me]
     boards = {}
-    for kind, rows in tops.items():
+    for kind, top in shared.tops.items():
         you = None
-        if mine is not None and (kind == "all" or clean_me):
-            you = entry(mine, int(counts[2 if kind == "all" else 3]) + 1, names, me)
-        boards[kind] = {"entries": ranked(rows, names, me), "you": you,
-                        "count": int(counts[0 if kind == "all" else 1])}
+        if mine is not None and before is not None and my_name is not None and (
+                kind == "all" or (not mine.won_used_undo and not mine.won_used_hint)):
+            you = entry(mine, int(before[0 if kind == "all" else 1]) + 1, my_name, lang)
+            you["you"] = True
+        boards[kind] = {"entries": [{**e, "you": True} if pid == me else e for pid, e in top],
+                        "you": you, "count": shared.counts[kind]}
     return {"game": game, "day": day, "over": is_over(day), **boards}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reussite.web import analyses, cleanup, edge, jobs, play, pool, ratelimit, review
+from reussite.web import analyses, cleanup, daily, edge, jobs, play, pool, ratelimit, review
 
 
 def _analyses_per_hour() -> None:
@@ -31,7 +31,7 @@ def _rates() -> None:
 READERS: list[Callable[[], object]] = [
     cleanup.cleanup_every, cleanup.abandoned_after_ms, cleanup.history_per_game,
     pool.pool_size, play.max_games_in_play, analyses.cpu_budget, jobs.check_env,
-    _analyses_per_hour, _rates, edge.browser_check_seconds,
+    _analyses_per_hour, _rates, edge.browser_check_seconds, daily.board_seconds,
 ]
 
 
