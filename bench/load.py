@@ -28,6 +28,10 @@ limit and its cap of connections per address). So the load test acts as a truste
 server it starts trusts 127.0.0.1 (``REUSSITE_TRUSTED_PROXIES=127.0.0.1``) and each player
 sends ``X-Forwarded-For`` with an address of its own (198.18.0.0/15, the range set aside for
 benchmarks). A server given with ``--url`` must be started with that setting too.
+
+The server started here is a site that has been running: its daily deals are prepared before
+it starts, and it proves no secret winnable deals at start (``REUSSITE_WINNABLE_POOL=0``), so
+that the run measures serving, not the solving a fresh database sets off.
 """
 
 from __future__ import annotations
@@ -285,6 +289,26 @@ def player_address(n: int) -> str:
 
 TRUSTED = {"REUSSITE_TRUSTED_PROXIES": "127.0.0.1"}
 """What the server started here is told: the load test is a trusted proxy."""
+STEADY = {"REUSSITE_WINNABLE_POOL": "0"}
+"""And what makes it a site that has been running: no secret winnable deals proved at start
+(a running site's pool is full; the players here ask for numbered deals); the daily deals are
+prepared before it starts (:func:`prepare_daily`)."""
+
+
+def prepare_daily(db: str) -> None:
+    """Today's and tomorrow's daily deals, prepared before the server starts (a site that has
+    been running has them: it prepares each day ahead), so that the run measures serving, not
+    the solving a fresh database sets off at start."""
+    from reussite.web.daily import prepare_days
+    from reussite.web.days import today
+    from reussite.web.storage import Store
+
+    store = Store(db)
+    try:
+        store.migrate()
+        prepare_days(store, today(), 2)
+    finally:
+        store.dispose()
 
 
 class Player:
@@ -611,10 +635,16 @@ def start_server(db: str, port: int, log: Path, env_extra: dict[str, str] | None
 # --------------------------------------------------------------------------- the run
 
 async def fetch_games(host: str, port: int) -> list[str]:
+    """The games, and each page the players will ask for asked once before the run: a site
+    that has been running has rendered them (web/pagecache.py renders a page once, on its
+    first request), so that the run measures serving them, not their first rendering."""
     conn = Connection(host, port)
     try:
         a = await conn.request("GET", "/api/catalogue")
-        return [g["id"] for g in json.loads(a.body)] if a.status == 200 else GAMES_FALLBACK
+        games = [g["id"] for g in json.loads(a.body)] if a.status == 200 else GAMES_FALLBACK
+        for path in ["/", *(f"/games/{g}" for g in games)]:
+            await conn.request("GET", path)
+        return games
     finally:
         await conn.close()
 
@@ -741,7 +771,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.board_wins:
                 written = seed_board_wins(db, args.board_wins, args.seed)
                 print(f"boards: {written} ranked wins of today's deals written", file=sys.stderr)
-            proc = start_server(db, port, log, TRUSTED, workers=args.workers)
+            prepare_daily(db)
+            proc = start_server(db, port, log, {**TRUSTED, **STEADY}, workers=args.workers)
             print(f"server: reussite serve --port {port} --db {db.split('@')[-1]}",
                   file=sys.stderr)
         cpu0 = cpu_seconds(proc.pid) if proc is not None else 0.0
