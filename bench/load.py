@@ -280,6 +280,8 @@ class Settings:
     """Paced mode: each player sends a request every ``interval`` seconds (0: flat out)."""
     board_readers: float = 0.0
     """The share of the players that only read the daily leaderboards."""
+    page_share: float = 0.0
+    """The share of a player's actions after which it asks for its game's page again."""
 
 
 def player_address(n: int) -> str:
@@ -436,6 +438,9 @@ class Player:
             if a is None:
                 return
             view = a.json()
+            if self.cfg.page_share > 0 and self.rng.random() < self.cfg.page_share:
+                # The page asked again, as a reload does (the game goes on from the view).
+                await self.call("page", "GET", f"/games/{game}")
         # What the server holds is what it last answered: nothing acknowledged was lost.
         check = await self.call("view", "GET", f"/api/games/{gid}")
         if check is None:
@@ -653,13 +658,15 @@ async def run_players(host: str, port: int, players: int, duration: float, max_r
                       human_share: float, seed: int, max_moves: int = 200,
                       human_pause: tuple[float, float] = (0.3, 1.5),
                       rate: float = 0.0, hint_share: float = 0.02,
-                      board_readers: float = 0.0) -> tuple[Tally, float]:
+                      board_readers: float = 0.0,
+                      page_share: float = 0.0) -> tuple[Tally, float]:
     games = await fetch_games(host, port)
     tally = Tally()
     start = time.monotonic()
     cfg = Settings(host, port, start + duration, max_requests, human_share, human_pause,
                    max_moves, games, interval=players / rate if rate > 0 else 0.0,
-                   hint_share=hint_share, board_readers=board_readers)
+                   hint_share=hint_share, board_readers=board_readers,
+                   page_share=page_share)
     rng = random.Random(seed)
     readers = round(players * board_readers)
     # The readers are the last players; the others play, a share of them at a human pace.
@@ -732,6 +739,10 @@ def main(argv: list[str] | None = None) -> int:
                          " each at an even pace (default 0: flat out, --human-share pausing)")
     ap.add_argument("--hint-share", type=float, default=0.02,
                     help="share of a player's actions that ask for a hint (default 0.02)")
+    ap.add_argument("--page-share", type=float, default=0.0,
+                    help="share of a player's actions followed by its game's page asked again"
+                         " (a reload), so that pages have a tail of their own to measure"
+                         " (default 0: only at a game's start)")
     ap.add_argument("--board-wins", type=int, default=0,
                     help="ranked wins of today's deal written into each daily game's board"
                          " before the run (a started server only; default 0: empty boards)")
@@ -751,6 +762,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--board-wins must be 0..100000")
     if args.board_wins and args.url:
         ap.error("--board-wins writes into the database of a server started here, not --url")
+    if not 0 <= args.page_share <= 1:
+        ap.error("--page-share is a share: 0 to 1")
     if not 0 <= args.board_readers < 1:
         ap.error("--board-readers is a share: 0 or more, less than 1")
     human_share = 0.0 if args.rate > 0 else args.human_share
@@ -785,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
         tally, elapsed = run_loop(run_players(
             host, port, args.players, args.duration, args.max_requests, human_share,
             args.seed, rate=args.rate, hint_share=args.hint_share,
-            board_readers=args.board_readers))
+            board_readers=args.board_readers, page_share=args.page_share))
         client_cpu = own_cpu() - mine0
         pg_cpu = postgres_cpu() - pg0
         sw1 = [switches(proc.pid if proc is not None else None), switches(0), switches()]
