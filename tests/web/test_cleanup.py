@@ -102,3 +102,25 @@ def test_the_cleanup_command_runs_one_pass(tmp_path: object) -> None:
     assert r.exit_code == 0 and r.output.strip() == "1 games removed"
     r = CliRunner().invoke(app, ["cleanup", "--db", url], env={"REUSSITE_ABANDONED_AFTER": "x"})
     assert r.exit_code != 0 and "REUSSITE_ABANDONED_AFTER" in str(r.exception)
+
+
+def test_cleanup_removes_the_sign_in_codes_a_day_after_they_expired(store: Store) -> None:
+    from sqlalchemy import insert
+
+    from reussite.web.storage import sign_in_codes
+
+    tag = secrets.token_hex(6)
+    now = now_ms()
+    rows = {f"old{tag}": now - 2 * DAY_MS, f"recent{tag}": now - DAY_MS // 2,
+            f"live{tag}": now + 600_000}
+    with store.engine.begin() as conn:
+        conn.execute(insert(sign_in_codes), [
+            {"hash": h, "player_id": "p" + tag, "created_at": at - 600_000, "expires_at": at}
+            for h, at in rows.items()])
+    cleanup(store, now=now)
+    with store.engine.connect() as conn:
+        left = set(conn.execute(select(sign_in_codes.c.hash).where(
+            sign_in_codes.c.player_id == "p" + tag)).scalars())
+    assert left == {f"recent{tag}", f"live{tag}"}
+    with store.engine.begin() as conn:
+        conn.execute(sign_in_codes.delete().where(sign_in_codes.c.player_id == "p" + tag))

@@ -9,7 +9,10 @@ What is removed, and what is kept (docs/statistics.md, "Retention"):
 - of the games that ended **won** or **lost** (stuck), a player keeps the newest
   ``REUSSITE_HISTORY_PER_GAME`` (default 20) of each game, with their lines: the history of
   their last games; older ones are removed (the totals keep their results);
-- a game **in play** is never removed, however old.
+- a game **in play** is never removed, however old;
+- a **sign-in code** (reussite.web.identity) is removed a day after it expired: refused
+  since, it is refused as well once unknown. (A signed-out browser's row is kept: a cookie
+  naming a browser the site has no row of is taken as never recorded, and let in.)
 
 Each batch (``BATCH`` games) is one short transaction; the server runs a pass every
 ``REUSSITE_CLEANUP_EVERY`` seconds (default 600; ``off``: never) in a thread of its own, and
@@ -26,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, func, or_, select
 
-from reussite.web.storage import Store, games, moves, now_ms
+from reussite.web.storage import Store, games, moves, now_ms, sign_in_codes
 
 log = logging.getLogger("reussite.web")
 
@@ -110,6 +113,8 @@ def cleanup(store: Store, *, now: int | None = None, abandoned_after: int | None
             if n < batch:
                 break
             time.sleep(pause)
+    with store._writing() as conn:
+        conn.execute(delete(sign_in_codes).where(sign_in_codes.c.expires_at < now - DAY_MS))
     return removed
 
 
