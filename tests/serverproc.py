@@ -186,6 +186,25 @@ def postgres_schema(base: str, prefix: str) -> Iterator[str]:
         admin.dispose()
 
 
+@contextmanager
+def two_servers(folder: Path, prefix: str, env: dict[str, str] | None = None
+                ) -> Iterator[tuple[Server, Server, str]]:
+    """Two server processes on one PostgreSQL, in a fresh schema, and its URL (the caller
+    has checked that a PostgreSQL answers: :func:`postgres_base`). Migrations run once, by
+    the first process; the second finds the schema up to date."""
+    base = postgres_base()
+    assert base is not None
+    with postgres_schema(base, prefix) as url:
+        a = Server(url, folder / "a.log", env=env).start()
+        b = Server(url, folder / "b.log", env=env)
+        try:
+            b.start()
+            yield a, b, url
+        finally:
+            a.stop()
+            b.stop()
+
+
 class Relay:
     """A TCP relay on 127.0.0.1 to another address, that can be cut and restored.
 

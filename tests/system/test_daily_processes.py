@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serverproc import Server, postgres_base, postgres_schema
+import serverproc
+from serverproc import Server, postgres_base
 
 from reussite.web import daily
 from reussite.web.days import today
@@ -28,17 +28,9 @@ def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serv
     base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
-    folder: Path = tmp_path_factory.mktemp("daily")
     env = {"REUSSITE_WINNABLE_POOL": "0", "REUSSITE_RATE_LIMIT": "off"}
-    with postgres_schema(base, "daily") as url:
-        a = Server(url, folder / "a.log", env=env).start()
-        b = Server(url, folder / "b.log", env=env)
-        try:
-            b.start()
-            yield a, b, url
-        finally:
-            a.stop()
-            b.stop()
+    with serverproc.two_servers(tmp_path_factory.mktemp("daily"), "daily", env) as servers:
+        yield servers
 
 
 def daily_game(client: httpx.Client, server: Server) -> dict[str, Any]:

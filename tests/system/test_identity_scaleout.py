@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from serverproc import Server, postgres_base, postgres_schema
+import serverproc
+from serverproc import Server, postgres_base
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 CHECK_SECONDS = 1.0
@@ -23,18 +23,11 @@ def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serv
     base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
-    folder: Path = tmp_path_factory.mktemp("identity")
     env = {"REUSSITE_BROWSER_CHECK": str(CHECK_SECONDS), "REUSSITE_CLEANUP_EVERY": "off",
            "REUSSITE_WINNABLE_POOL": "0"}
-    with postgres_schema(base, "identity") as url:
-        a = Server(url, folder / "a.log", env=env).start()
-        b = Server(url, folder / "b.log", env=env)
-        try:
-            b.start()
-            yield a, b
-        finally:
-            a.stop()
-            b.stop()
+    with serverproc.two_servers(tmp_path_factory.mktemp("identity"), "identity",
+                                env) as (a, b, _):
+        yield a, b
 
 
 def test_a_code_made_in_one_process_signs_in_through_the_other_once_and_a_sign_out_reaches_both(

@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serverproc import Server, postgres_base, postgres_schema
+import serverproc
+from serverproc import Server, postgres_base
 
 from reussite.engine import Move, Position
 from reussite.games import get_game
@@ -37,17 +37,8 @@ def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serv
     base = postgres_base()
     if base is None:
         pytest.skip("no PostgreSQL on 127.0.0.1:5432 (set REUSSITE_TEST_POSTGRES)")
-    folder: Path = tmp_path_factory.mktemp("scaleout")
-    with postgres_schema(base, "scaleout") as url:
-        # Migrations run once, by the first process; the second finds the schema up to date.
-        a = Server(url, folder / "a.log").start()
-        b = Server(url, folder / "b.log")
-        try:
-            b.start()
-            yield a, b
-        finally:
-            a.stop()
-            b.stop()
+    with serverproc.two_servers(tmp_path_factory.mktemp("scaleout"), "scaleout") as (a, b, _):
+        yield a, b
 
 
 def send(client: httpx.Client, server: Server, method: str, path: str,
