@@ -15,6 +15,7 @@ deal won, with its leaderboard (the whole page).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,14 +35,24 @@ PHONE = (390, 844)
 DEAL = 7
 
 
+def open_page(browser: Any, size: tuple[int, int],
+              settings: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    """A new browser context at ``size`` (touch below 600 px wide) and its page, with the
+    player's settings (``reussite.settings``) set before any script runs."""
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              device_scale_factor=1, has_touch=width < 600)
+    if settings is not None:
+        stored = json.dumps(json.dumps(settings, separators=(",", ":")))
+        ctx.add_init_script(f"localStorage.setItem('reussite.settings', {stored})")
+    return ctx, ctx.new_page()
+
+
 def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
           out: Path) -> list[Path]:
     """Open each game at one screen size, check nothing scrolls sideways, save the pictures."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size, {"animation": "off"})
     paths = []
     for game in games:
         page.goto(f"{base_url}/games/{game}?number={DEAL}")
@@ -61,9 +72,7 @@ def shoot(browser: Any, base_url: str, games: list[str], size: tuple[int, int],
 def shoot_home(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
     """The home page (the whole page) of a player with a game of Klondike in play."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size)
     page.goto(f"{base_url}/")  # the player's cookie
     started = page.request.post(f"{base_url}/api/games", data={"game": "klondike", "number": DEAL})
     view = started.json()
@@ -84,10 +93,7 @@ def shoot_home(browser: Any, base_url: str, size: tuple[int, int], out: Path) ->
 def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
     """A won Spider (1 suit) game at the move of its tallest pile, played through the API."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size, {"animation": "off"})
     number, moves, _ = tallest_moment("spider-1-suit")
     table = Table(page, base_url).open("spider-1-suit", number)
     table.play_through_api(moves)
@@ -104,9 +110,7 @@ def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -
     """The statistics page of a player with a history (:func:`make_history`), a name and
     a sign-in code made for another device."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size)
     make_history(page, base_url)
     page.goto(f"{base_url}/stats")
     page.wait_for_selector(".chart svg")
@@ -128,10 +132,7 @@ def shoot_stats(browser: Any, base_url: str, size: tuple[int, int], out: Path) -
 def shoot_won(browser: Any, base_url: str, size: tuple[int, int], out: Path) -> Path:
     """A Spider (1 suit) game won by its last move played by clicks, with its summary."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    ctx.add_init_script("localStorage.setItem('reussite.settings', '{\"animation\":\"off\"}')")
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size, {"animation": "off"})
     table = Table(page, base_url)
     table.click_move(one_move_from_a_win(table))
     page.wait_for_selector(".win-summary[open]")
@@ -146,11 +147,7 @@ def shoot_analysis(browser: Any, base_url: str, size: tuple[int, int], out: Path
     """The analysis panel of a Klondike game given up after its losing move, on that move:
     nothing scrolls sideways, and the panel's controls are on the screen."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    ctx.add_init_script("localStorage.setItem('reussite.settings',"
-                        " '{\"animation\":\"off\",\"autoCollect\":false}')")
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size, {"animation": "off", "autoCollect": False})
     given_up(page, base_url)
     open_analysis(page)
     page.evaluate("window.scrollTo(0, document.querySelector('#game').offsetTop)")
@@ -171,11 +168,7 @@ def shoot_daily(browser: Any, base_url: str, size: tuple[int, int], out: Path) -
     """Klondike's deal of the day won by clicks, its leaderboard showing the player: the
     whole page, which must not scroll sideways."""
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              device_scale_factor=1, has_touch=width < 600)
-    ctx.add_init_script("localStorage.setItem('reussite.settings',"
-                        " '{\"animation\":\"off\",\"autoCollect\":false}')")
-    page = ctx.new_page()
+    ctx, page = open_page(browser, size, {"animation": "off", "autoCollect": False})
     win_daily(page, base_url)
     page.wait_for_selector(".win-summary[open]")
     page.click(".win-summary[open] .confirm-buttons .btn >> nth=0")  # Close
