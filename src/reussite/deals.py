@@ -9,6 +9,9 @@ the same deal on every machine and in every later version (the golden tests pin 
 The game id is not part of the seed: games that share a deck and a layout (Klondike draw 1
 and draw 3, Leap Year and Quadrennial) share their deals, number for number.
 
+FreeCell's numbers are Microsoft's instead (:func:`microsoft_order`): the deals of Windows
+FreeCell, 1 to 1,000,000, so that "FreeCell #11982" is the deal players know by that name.
+
 >>> SplitMix64(0).next()
 16294208416658607535
 >>> shuffled([1, 2, 3, 4, 5], 7)
@@ -18,6 +21,9 @@ and draw 3, Leap Year and Quadrennial) share their deals, number for number.
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from reussite.cards import card
+from reussite.rules import DealNumbers
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL_NUMBER = MASK64
@@ -48,12 +54,59 @@ class SplitMix64:
                 return x % n
 
 
-def check_deal_number(number: int) -> int:
+MICROSOFT_DEALS = 1_000_000
+"""Windows FreeCell's deals are numbered 1 to 1,000,000 (the generator gives a deal 0 too,
+which Windows never offered; it is accepted here, so that every game has a deal 0)."""
+
+
+def number_range(numbers: DealNumbers = DealNumbers.OWN) -> tuple[int, int]:
+    """The first and last deal number of a game whose numbers are ``numbers``."""
+    if numbers is DealNumbers.MICROSOFT:
+        return 0, MICROSOFT_DEALS
+    return 0, MAX_DEAL_NUMBER
+
+
+def check_deal_number(number: int, numbers: DealNumbers = DealNumbers.OWN) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
         raise ValueError("A deal number is a whole number")
-    if not 0 <= number <= MAX_DEAL_NUMBER:
-        raise ValueError(f"A deal number is between 0 and {MAX_DEAL_NUMBER}")
+    lo, hi = number_range(numbers)
+    if not lo <= number <= hi:
+        raise ValueError(f"A deal number of this game is between {lo} and {hi}")
     return number
+
+
+def number_from(value: int, numbers: DealNumbers = DealNumbers.OWN) -> int:
+    """A deal number in the game's range made from any non-negative ``value`` (a random draw,
+    a keyed hash): ``value`` itself where the range is the whole of 64 bits."""
+    lo, hi = number_range(numbers)
+    return lo + value % (hi - lo + 1)
+
+
+def microsoft_order(number: int) -> list[int]:
+    """The 52 cards of Windows FreeCell's deal ``number``, in the order they are dealt (row by
+    row onto 8 piles).
+
+    The generator is Microsoft C's ``rand()`` seeded with the number: state ``s`` becomes
+    ``s * 214013 + 2531011`` (mod 2**31), and each draw is bits 16-30 of the state. The pack
+    is numbered 0-51, rank first (Ace to King) then suit (clubs, diamonds, hearts, spades);
+    each card dealt is the draw modulo the cards left, and the last card left takes its
+    place.
+
+    >>> from reussite.cards import card_code
+    >>> [card_code(c) for c in microsoft_order(1)[:8]]
+    ['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
+    """
+    check_deal_number(number, DealNumbers.MICROSOFT)
+    suits = (3, 2, 1, 0)  # Microsoft's clubs, diamonds, hearts, spades as S H D C indexes
+    pack = [card(i // 4 + 1, suits[i % 4]) for i in range(52)]
+    state = number
+    order: list[int] = []
+    for left in range(52, 0, -1):
+        state = (state * 214013 + 2531011) & 0x7FFFFFFF
+        j = (state >> 16) % left
+        order.append(pack[j])
+        pack[j] = pack[left - 1]
+    return order
 
 
 def shuffled(deck: Sequence[int], number: int) -> list[int]:

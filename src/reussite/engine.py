@@ -36,9 +36,10 @@ from reussite.cards import (
     card_code,
     rank_of,
 )
-from reussite.deals import shuffled
+from reussite.deals import microsoft_order, shuffled
 from reussite.rules import (
     Build,
+    DealNumbers,
     FoundationTakes,
     GameRules,
     Redeal,
@@ -164,7 +165,8 @@ class Position:
     """A position of one game: the piles, the redeals used, and the moves that led here."""
 
     __slots__ = ("rules", "number", "layout", "piles", "redeals_used", "history", "_total",
-                 "_build", "_unit_suit", "_space_king", "_ftakes", "_fsuit")
+                 "_build", "_unit", "_unit_suit", "_space_king", "_space_none", "_limited",
+                 "_ftakes", "_fsuit")
 
     def __init__(self, rules: GameRules, number: int, piles: list[list[int]],
                  redeals_used: int = 0) -> None:
@@ -177,8 +179,11 @@ class Position:
         self._total = rules.cards
         tab = rules.tableau
         self._build = tab.build if tab else Build.DOWN_ANY_SUIT
+        self._unit = tab.unit if tab else Unit.SINGLE_CARD
         self._unit_suit = bool(tab and tab.unit is Unit.SAME_SUIT_RUN)
         self._space_king = bool(tab and tab.space is Space.KING)
+        self._space_none = bool(tab and tab.space is Space.NONE)
+        self._limited = bool(tab and tab.free_places_limit)
         self._ftakes = rules.foundations.takes
         self._fsuit = self._ftakes is FoundationTakes.UP_IN_SUIT
 
@@ -195,10 +200,16 @@ class Position:
                 ace = next(c for c in deck if rank_of(c) == ACE)
                 deck.remove(ace)
                 piles[f].append(ace | UP)
-        cards = shuffled(deck, number)
+        if rules.numbers is DealNumbers.MICROSOFT:
+            cards = microsoft_order(number)[::-1]  # the card dealt first is popped first
+        else:
+            cards = shuffled(deck, number)
         if rules.tableau:
             for i, pile in zip(lay.tableau, _pattern_deal(rules.tableau.piles, cards),
                                strict=True):
+                if rules.tableau.kings_to_bottom:
+                    pile = ([c for c in pile if rank_of(c) == KING]
+                            + [c for c in pile if rank_of(c) != KING])
                 piles[i] = pile
         if rules.reserve:
             for i, pile in zip(lay.reserves, _pattern_deal(rules.reserve.piles, cards),
@@ -291,6 +302,8 @@ class Position:
     def _stock_refusal(self) -> str | None:
         """Why a click on the stock is refused now, or None when it is allowed."""
         st = self.rules.stock
+        if st.action is StockAction.NONE:
+            return "This game has no stock"
         piles = self.piles
         stock = piles[0]
         redeal_left = st.redeals is None or self.redeals_used < st.redeals
@@ -323,7 +336,14 @@ class Position:
         n = len(pile)
         if not n:
             return 0
+        unit = self._unit
+        if unit is Unit.SINGLE_CARD:
+            return 1
         k = 1
+        if unit is Unit.ANY_FACE_UP:
+            while k < n and pile[-k - 1] & UP:
+                k += 1
+            return k
         same_suit = self._unit_suit
         while k < n:
             upper, lower = pile[-k], pile[-k - 1]
@@ -336,6 +356,15 @@ class Position:
                 break
             k += 1
         return k
+
+    def run_limit(self, to_space: bool) -> int:
+        """How many cards may move as a unit now where free cells and empty piles limit it
+        (:attr:`~reussite.rules.Tableau.free_places_limit`): (free cells + 1) x 2 ** (empty
+        piles), the target pile not counted when it is a space."""
+        piles = self.piles
+        free = sum(1 for j in self.layout.cells if not piles[j])
+        spaces = sum(1 for j in self.layout.tableau if not piles[j]) - int(to_space)
+        return (free + 1) << max(spaces, 0)
 
     def _fits_tableau(self, c: int, top: int) -> bool:
         """Card ``c`` may be built on the tableau card ``top``."""
@@ -380,13 +409,14 @@ class Position:
         no_slot: list[int] = []
         empty_cells = [j for j in lay.cells if not piles[j]]
         king_only = self._space_king
+        no_space = self._space_none
         # Single available cards that are not tableau runs: waste, cells, reserves, foundations.
         singles: list[tuple[int, bool, bool]] = []  # (pile, may go to tableau, to foundation)
         if lay.waste >= 0 and piles[lay.waste]:
             singles.append((lay.waste, True, not complete))
         for i in lay.cells:
             if piles[i]:
-                singles.append((i, True, False))
+                singles.append((i, True, not complete))
         to_tab = bool(rules.reserve and rules.reserve.to_tableau)
         for i in lay.reserves:
             if piles[i] and piles[i][-1] & UP:
@@ -404,7 +434,7 @@ class Position:
                     if p:
                         if self._fits_tableau(c, p[-1]):
                             out.append((i, j, 1))
-                    elif not king_only or _RANK[c] == KING:
+                    elif not no_space and (not king_only or _RANK[c] == KING):
                         out.append((i, j, 1))
             if may_fnd:
                 for j in slots.get(c & key, no_slot):
@@ -415,6 +445,10 @@ class Position:
                     out.append((i, j, 1))
         # Tableau runs.
         empty_found = [j for j in foundations if not piles[j]] if complete else []
+        any_up = self._unit is Unit.ANY_FACE_UP
+        limit = limit_space = 0
+        if self._limited:
+            limit, limit_space = self.run_limit(False), self.run_limit(True)
         for i in tableau:
             p = piles[i]
             if not p:
@@ -424,21 +458,33 @@ class Position:
             for j in tableau:
                 q = piles[j]
                 if q:
+                    if any_up:
+                        for n in range(1, min(k, limit) + 1 if limit else k + 1):
+                            if self._fits_tableau(p[-n], q[-1]):
+                                out.append((i, j, n))
+                        continue
                     n = _RANK[q[-1]] - r0
-                    if 1 <= n <= k and self._fits_tableau(p[-n], q[-1]):
+                    if 1 <= n <= k and self._fits_tableau(p[-n], q[-1]) \
+                            and (not limit or n <= limit):
                         out.append((i, j, n))
-                elif j != i:
+                elif j != i and not no_space:
                     if king_only:
+                        if any_up:
+                            for n in range(1, min(k, limit_space) + 1 if limit else k + 1):
+                                if _RANK[p[-n]] == KING:
+                                    out.append((i, j, n))
+                            continue
                         n = KING - r0 + 1
-                        if n <= k:
+                        if n <= k and (not limit or n <= limit_space):
                             out.append((i, j, n))
                     else:
-                        for n in range(1, k + 1):
+                        for n in range(1, min(k, limit_space) + 1 if limit else k + 1):
                             out.append((i, j, n))
             for j in empty_cells:
                 out.append((i, j, 1))
             if complete:
-                if k >= 13 and r0 == ACE and not fnd.auto_collect:
+                if k >= 13 and r0 == ACE and not fnd.auto_collect \
+                        and (not any_up or self._is_suit_run(p)):
                     for j in empty_found:
                         out.append((i, j, 13))
             else:
@@ -637,9 +683,14 @@ class Position:
         if skind != "tableau" and n > 1:
             return "Only one card at a time can move from there"
         if skind == "tableau" and n > self._run_length(s):
-            if rules.tableau and rules.tableau.unit is Unit.SAME_SUIT_RUN:
+            if self._unit is Unit.SINGLE_CARD:
+                return "Cards move one at a time in this game"
+            if self._unit_suit:
                 return "Only a same-suit run can move as a unit"
             return "Only a run in alternating colours can move as a unit"
+        if skind == "tableau" and dkind == "tableau" and self._limited \
+                and n > self.run_limit(not d):
+            return "Not enough free cells and empty piles to move that many cards at once"
         c = s[-n]
         if dkind == "cell":
             if n > 1:
@@ -678,6 +729,8 @@ class Position:
         if not d:
             if self._space_king:
                 return "Only a King or a run led by a King can fill a space"
+            if self._space_none:
+                return "Nothing can be placed in a space in this game"
             return "That move is not allowed"
         top = d[-1]
         if _RANK[top] == ACE:

@@ -26,6 +26,9 @@ class Unit(Enum):
 
     SAME_SUIT_RUN = "same-suit run"
     ALTERNATING_RUN = "alternating run"
+    SINGLE_CARD = "one card at a time"
+    ANY_FACE_UP = "any face-up card, with every card on it"
+    """Whatever lies on it, in any order (Yukon, Scorpion)."""
 
 
 class Space(Enum):
@@ -33,6 +36,7 @@ class Space(Enum):
 
     ANY = "any card"
     KING = "a King or a run led by a King"
+    NONE = "nothing: an emptied pile stays empty"
 
 
 class FoundationTakes(Enum):
@@ -49,6 +53,14 @@ class StockAction(Enum):
     DEAL_TO_TABLEAU = "deal one card face up onto each tableau pile"
     DEAL_TO_RESERVE = "deal one card face up onto each reserve pile"
     DRAW_TO_WASTE = "turn cards face up onto the waste"
+    NONE = "there is no stock: every card is dealt at the start"
+
+
+class DealNumbers(Enum):
+    """Where a deal number's layout comes from (see :mod:`reussite.deals`)."""
+
+    OWN = "the project's own shuffle, numbers 0 to 2**64 - 1"
+    MICROSOFT = "the deals of Windows FreeCell, numbers 0 to 1,000,000"
 
 
 class Redeal(Enum):
@@ -67,6 +79,11 @@ class Tableau:
     build: Build
     unit: Unit
     space: Space = Space.ANY
+    free_places_limit: bool = False
+    """A run moves as a unit only as far as free cells and empty piles would let it move one
+    card at a time: (free cells + 1) x 2 ** (empty piles), the target pile not counted."""
+    kings_to_bottom: bool = False
+    """At the deal, each pile's Kings are moved beneath its other cards (keeping their order)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +132,7 @@ class GameRules:
     foundations: Foundations
     stock: Stock
     suits: str = "SHDC"
+    numbers: DealNumbers = DealNumbers.OWN
     cells: int = 0
     reserve: Reserve | None = None
     difficulty: str = "medium"

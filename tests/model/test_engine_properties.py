@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reussite.cards import UP, build_deck, card_code
-from reussite.deals import MAX_DEAL_NUMBER
+from reussite.deals import MAX_DEAL_NUMBER, number_from
 from reussite.engine import STOCK_RAW, IllegalMoveError, InvalidMoveError, Move, Position
 from reussite.games import CATALOGUE
 
@@ -35,6 +35,12 @@ PROPERTY = settings(max_examples=8, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 numbers = st.integers(min_value=0, max_value=MAX_DEAL_NUMBER)
+
+
+def deal(game_id: str, number: int) -> Position:
+    """The deal of ``game_id`` that the drawn ``number`` names in that game's range."""
+    rules = CATALOGUE[game_id]
+    return Position.deal(rules, number_from(number, rules.numbers))
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ def test_the_cards_are_conserved(game_id: str, number: int, playout: Playout) ->
     """Every card of the game's packs is in the position, the right number of times, always."""
     expected = expected_counts(game_id)
     assert sum(expected.values()) == 52 * CATALOGUE[game_id].packs
-    for pos in walk(Position.deal(CATALOGUE[game_id], number), playout):
+    for pos in walk(deal(game_id, number), playout):
         assert card_counts(pos) == expected
 
 
@@ -91,7 +97,7 @@ def test_take_back_restores_the_position_exactly(game_id: str, number: int,
                                                  playout: Playout) -> None:
     """pop() restores the position exactly (equal, equal hash), after each legal move of every
     position met, and after a whole playout taken back move by move."""
-    start = Position.deal(CATALOGUE[game_id], number)
+    start = deal(game_id, number)
     pos = start.copy()
     for p in walk(pos, playout):
         before = p.copy()
@@ -134,7 +140,7 @@ def test_play_accepts_exactly_the_listed_moves(game_id: str, number: int, playou
     """Every listed legal move is accepted by play(); a move not listed is refused with a
     sentence (IllegalMoveError), and the position is left as it was. Checked on the position
     reached half-way through a playout (somewhere) and at its end."""
-    pos = Position.deal(CATALOGUE[game_id], number)
+    pos = deal(game_id, number)
     stop = int(playout.length * middle)
     for step, p in enumerate(walk(pos, playout)):
         if step == stop:
@@ -200,7 +206,7 @@ def test_the_player_view_hides_face_down_cards_and_the_stock_order(
         game_id: str, number: int, playout: Playout) -> None:
     """The player view shows every face-up card as it is and nothing of a face-down card
     (its identity is not in the view at all), compared with to_json of the same position."""
-    for pos in walk(Position.deal(CATALOGUE[game_id], number), playout):
+    for pos in walk(deal(game_id, number), playout):
         view = pos.player_view()
         full = pos.to_json()["piles"]
         assert list(view) == list(full)
@@ -225,7 +231,7 @@ def test_the_player_view_hides_face_down_cards_and_the_stock_order(
 def test_moves_round_trip_through_json(game_id: str, number: int, playout: Playout) -> None:
     """Moves are small immutable values that round-trip through JSON (and whose repr is
     valid code)."""
-    for pos in walk(Position.deal(CATALOGUE[game_id], number), playout):
+    for pos in walk(deal(game_id, number), playout):
         for i, m in enumerate(pos.legal_moves()):
             assert Move.from_json(json.loads(json.dumps(m.to_json()))) == m
             assert pos.to_move(pos.to_raw(m)) == m
@@ -240,7 +246,7 @@ def test_status_follows_the_legal_moves(game_id: str, number: int, playout: Play
     """``won`` when every card is on the foundations, ``lost`` when no legal move remains but
     moves of a card from one foundation to another (which never change what the foundations
     accept), else ``playing``."""
-    for pos in walk(Position.deal(CATALOGUE[game_id], number), playout):
+    for pos in walk(deal(game_id, number), playout):
         status = pos.status()
         foundations = pos.layout.foundations
         useful = [(s, d) for s, d, _ in pos.raw_moves()

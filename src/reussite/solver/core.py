@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 from reussite.cards import build_deck
 from reussite.engine import Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, Redeal, StockAction
+from reussite.rules import Build, FoundationTakes, GameRules, Redeal, StockAction, Unit
 
 _core: types.ModuleType | None
 try:
@@ -68,7 +68,9 @@ _BUILD = {Build.DOWN_ANY_SUIT: 0, Build.DOWN_ALTERNATE_COLOURS: 1, Build.DOWN_SA
 _TAKES = {FoundationTakes.COMPLETE_SUIT: 0, FoundationTakes.UP_IN_SUIT: 1,
           FoundationTakes.UP_ANY_SUIT: 2}
 _ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
-           StockAction.DRAW_TO_WASTE: 2}
+           StockAction.DRAW_TO_WASTE: 2, StockAction.NONE: 3}
+_UNIT = {Unit.SAME_SUIT_RUN: 0, Unit.ALTERNATING_RUN: 1, Unit.SINGLE_CARD: 2,
+         Unit.ANY_FACE_UP: 3}
 _REDEAL = {Redeal.NONE: 0, Redeal.TURN_WASTE: 1, Redeal.GATHER_RESERVES: 2}
 Status = Literal["won", "lost", "unknown"]
 STATUS: tuple[Status, Status, Status] = ("won", "lost", "unknown")
@@ -101,8 +103,10 @@ def spec_of(pos: Position) -> Spec:
         len(lay.ids), lay.waste, *span(lay.foundations), *span(lay.cells), *span(lay.reserves),
         *span(lay.tableau),
         _BUILD[tab.build] if tab else 0,
-        int(bool(tab and tab.unit.name == "SAME_SUIT_RUN")),
+        _UNIT[tab.unit] if tab else 0,
         int(bool(tab and tab.space.name == "KING")),
+        int(bool(tab and tab.space.name == "NONE")),
+        int(bool(tab and tab.free_places_limit)),
         _TAKES[fnd.takes], int(fnd.gives_back), int(fnd.between), int(fnd.auto_collect),
         int(bool(rules.reserve and rules.reserve.to_tableau)),
         _ACTION[st.action], st.draw, int(st.not_while_empty_pile), int(st.skip_empty_piles),

@@ -165,13 +165,15 @@ class GameKnowledge:
         self.waste = lay.waste
         self.kinds = lay.kinds
         self.deals_to_tableau = st.action is StockAction.DEAL_TO_TABLEAU
-        self.deals_to_piles = st.action is not StockAction.DRAW_TO_WASTE
+        self.deals_to_piles = st.action in (StockAction.DEAL_TO_TABLEAU,
+                                            StockAction.DEAL_TO_RESERVE)
         self.stock_reformed = st.action is StockAction.DRAW_TO_WASTE or st.redeals != 0
         self.limited_redeals = st.redeals is not None and st.redeals > 0
         self.safe_foundation = rules.foundations.takes is FoundationTakes.UP_IN_SUIT
         self.waste_safe = st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
         self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
         self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
+        self.no_space = bool(rules.tableau and rules.tableau.space is Space.NONE)
         # Draw one, turned over without limit: the stock and waste are one cycle of cards.
         self.stock_cycle = (st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
                             and st.redeals is None and rules.packs == 1)
@@ -643,8 +645,8 @@ class GameKnowledge:
                 if self.fits(c, d[-1]):
                     bonus = 10 if _SUIT[d[-1]] == _SUIT[c] else 0
                     scored.append((65 + bonus - clicks, prefix + ((w, j, 1),)))
-            elif (not self.king_only or _RANK[c] == 13) and (first_space < 0
-                                                              or j == first_space):
+            elif not self.no_space and (not self.king_only or _RANK[c] == 13) \
+                    and (first_space < 0 or j == first_space):
                 scored.append((65 - clicks, prefix + ((w, j, 1),)))
 
     def score(self, pos: Position, m: RawMove, last: tuple[RawMove, int] | None,

@@ -230,7 +230,8 @@ static int waste_moves(const Pos *p, const Mode *md, const Avail *av, int c, int
                 int bonus = SUIT(t) == SUIT(c) ? 10 : 0;
                 if (kids_add(out, clicks, m, 65 + bonus - clicks)) return -1;
             }
-        } else if ((!sp->space_king || RANK(c) == 13) && (first_space < 0 || j == first_space)) {
+        } else if (!sp->space_none && (!sp->space_king || RANK(c) == 13) &&
+                   (first_space < 0 || j == first_space)) {
             if (md->relax_cover && !cover_exists(av, c & 63, j)) continue;  /* dead end */
             if (kids_add(out, clicks, m, 65 - clicks)) return -1;
         }

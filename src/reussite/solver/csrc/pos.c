@@ -23,7 +23,8 @@
 enum { K_STOCK, K_WASTE, K_FOUNDATION, K_CELL, K_RESERVE, K_TABLEAU };
 enum { B_ANY, B_ALT, B_SAME };
 enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
-enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE };
+enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE, A_NONE };
+enum { U_SUIT, U_ALT, U_SINGLE, U_ANY_UP };  /* rules.Unit */
 enum { R_NONE, R_TURN_WASTE, R_GATHER };
 enum { OP_TRANSFER, OP_FLIP, OP_REDEAL, OP_DRAW, OP_TURN };
 /* OP_DRAW: n cards from the stock to the waste, turned up; OP_TURN: the n waste cards back to
@@ -33,7 +34,7 @@ enum { ST_WON, ST_LOST, ST_UNKNOWN };
 typedef struct {
     int npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt;
     int kind[MAXP];
-    int build, unit_suit, space_king, ftakes, gives_back, between, auto_collect, res_to_tab;
+    int build, unit, unit_suit, space_king, space_none, limited, ftakes, gives_back, between, auto_collect, res_to_tab;
     int action, draw, not_while_empty, skip_empty, redeal, redeals, total;
     int copies[64];
     /* derived */
@@ -210,6 +211,11 @@ static int run_length(const Pos *p, int i) {
     if (!n) return 0;
     const uint8_t *c = p->c[i];
     int k = 1;
+    if (p->sp->unit == U_SINGLE) return 1;
+    if (p->sp->unit == U_ANY_UP) {
+        while (k < n && (c[n - k - 1] & UPF)) k++;
+        return k;
+    }
     while (k < n) {
         int upper = c[n - k], lower = c[n - k - 1];
         if (!(lower & UPF) || RANK(lower) != RANK(upper) + 1) break;
@@ -245,8 +251,19 @@ static int can_go_home(const Pos *p, int c) {
     return 0;
 }
 
+/* How many cards may move as a unit where free cells and empty piles limit it (engine.py
+   run_limit): (free cells + 1) x 2^(empty piles), the target not counted when it is a space. */
+static int run_limit(const Pos *p, int to_space) {
+    const Spec *sp = p->sp;
+    int free = 0, spaces = -to_space;
+    for (int j = sp->c0; j < sp->c0 + sp->nc; j++) free += !p->len[j];
+    for (int j = sp->t0; j < sp->t0 + sp->nt; j++) spaces += !p->len[j];
+    return (free + 1) << (spaces > 0 ? spaces : 0);
+}
+
 static int stock_allowed(const Pos *p) {
     const Spec *sp = p->sp;
+    if (sp->action == A_NONE) return 0;
     int redeal_left = sp->redeals < 0 || p->redeals_used < sp->redeals;
     if (sp->action == A_DRAW_WASTE) {
         if (p->len[0]) return 1;
@@ -274,6 +291,17 @@ static int stock_allowed(const Pos *p) {
     return 0;
 }
 
+static int is_suit_run(const Pos *p, int i) {
+    const uint8_t *c = p->c[i];
+    int n = p->len[i];
+    int suit = SUIT(c[n - 1]);
+    for (int k = 1; k < 13; k++) {
+        int lower = c[n - k - 1], upper = c[n - k];
+        if (SUIT(lower) != suit || RANK(lower) != RANK(upper) + 1 || !(lower & UPF)) return 0;
+    }
+    return 1;
+}
+
 #define ADD(S, D, N) do { out[n].s = (int8_t)(S); out[n].d = (int8_t)(D); \
                           out[n].n = (int16_t)(N); n++; } while (0)
 
@@ -289,7 +317,9 @@ static int raw_moves(const Pos *p, Move *out) {
         singles[ns][0] = sp->waste; singles[ns][1] = 1; singles[ns][2] = !complete; ns++;
     }
     for (int i = c0; i < c1; i++)
-        if (p->len[i]) { singles[ns][0] = i; singles[ns][1] = 1; singles[ns][2] = 0; ns++; }
+        if (p->len[i]) {
+            singles[ns][0] = i; singles[ns][1] = 1; singles[ns][2] = !complete; ns++;
+        }
     for (int i = sp->r0; i < sp->r0 + sp->nr; i++)
         if (p->len[i] && (top(p, i) & UPF)) {
             singles[ns][0] = i; singles[ns][1] = sp->res_to_tab; singles[ns][2] = 1; ns++;
@@ -307,7 +337,7 @@ static int raw_moves(const Pos *p, Move *out) {
             for (int j = t0; j < t1; j++) {
                 if (p->len[j]) {
                     if (fits(sp, c, top(p, j))) ADD(i, j, 1);
-                } else if (!sp->space_king || RANK(c) == 13) ADD(i, j, 1);
+                } else if (!sp->space_none && (!sp->space_king || RANK(c) == 13)) ADD(i, j, 1);
             }
         if (singles[k][2] && !complete)
             for (int j = f0; j < f1; j++)
@@ -316,26 +346,43 @@ static int raw_moves(const Pos *p, Move *out) {
             for (int j = c0; j < c1; j++)
                 if (!p->len[j]) ADD(i, j, 1);
     }
+    int any_up = sp->unit == U_ANY_UP;
+    int limit = 0, limit_space = 0;
+    if (sp->limited) { limit = run_limit(p, 0); limit_space = run_limit(p, 1); }
     for (int i = t0; i < t1; i++) {
         if (!p->len[i]) continue;
         int k = run_length(p, i);
         int r0 = RANK(top(p, i));
+        const uint8_t *pc = p->c[i] + p->len[i];  /* pc[-m]: the m-th card from the top */
         for (int j = t0; j < t1; j++) {
             if (p->len[j]) {
+                if (any_up) {
+                    int hi = limit && limit < k ? limit : k;
+                    for (int m = 1; m <= hi; m++)
+                        if (fits(sp, pc[-m], top(p, j))) ADD(i, j, m);
+                    continue;
+                }
                 int m = RANK(top(p, j)) - r0;
-                if (m >= 1 && m <= k && fits(sp, p->c[i][p->len[i] - m], top(p, j))) ADD(i, j, m);
-            } else if (j != i) {
+                if (m >= 1 && m <= k && fits(sp, pc[-m], top(p, j)) && (!limit || m <= limit))
+                    ADD(i, j, m);
+            } else if (j != i && !sp->space_none) {
+                int hi = limit && limit_space < k ? limit_space : k;
                 if (sp->space_king) {
+                    if (any_up) {
+                        for (int m = 1; m <= hi; m++)
+                            if (RANK(pc[-m]) == 13) ADD(i, j, m);
+                        continue;
+                    }
                     int m = 13 - r0 + 1;
-                    if (m <= k) ADD(i, j, m);
+                    if (m <= hi) ADD(i, j, m);
                 } else
-                    for (int m = 1; m <= k; m++) ADD(i, j, m);
+                    for (int m = 1; m <= hi; m++) ADD(i, j, m);
             }
         }
         for (int j = c0; j < c1; j++)
             if (!p->len[j]) ADD(i, j, 1);
         if (complete) {
-            if (k >= 13 && r0 == 1 && !sp->auto_collect)
+            if (k >= 13 && r0 == 1 && !sp->auto_collect && (!any_up || is_suit_run(p, i)))
                 for (int j = f0; j < f1; j++)
                     if (!p->len[j]) ADD(i, j, 13);
         } else {
@@ -354,16 +401,6 @@ static int max_moves(const Spec *sp) {
     return np * np * 14 + 8;
 }
 
-static int is_suit_run(const Pos *p, int i) {
-    const uint8_t *c = p->c[i];
-    int n = p->len[i];
-    int suit = SUIT(c[n - 1]);
-    for (int k = 1; k < 13; k++) {
-        int lower = c[n - k - 1], upper = c[n - k];
-        if (SUIT(lower) != suit || RANK(lower) != RANK(upper) + 1 || !(lower & UPF)) return 0;
-    }
-    return 1;
-}
 
 static void deal_row(Pos *p, int a, int b, int skip_empty) {
     for (int i = a; i < b; i++) {

@@ -22,24 +22,26 @@ static int parse_settings(PyObject *o, Settings *set) {
 }
 
 static int parse_spec(PyObject *o, Spec *sp) {
-    /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit_suit, space_king, ftakes,
-        gives_back, between, auto_collect, res_to_tab, action, draw, not_while_empty,
-        skip_empty, redeal, redeals, total, copies(64 ints)) */
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 26) {
-        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 26 items");
+    /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit, space_king, space_none,
+        limited, ftakes, gives_back, between, auto_collect, res_to_tab, action, draw,
+        not_while_empty, skip_empty, redeal, redeals, total, copies(64 ints)) */
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 28) {
+        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 28 items");
         return -1;
     }
     int *fields[] = {&sp->npiles, &sp->waste, &sp->f0, &sp->nf, &sp->c0, &sp->nc, &sp->r0,
-                     &sp->nr, &sp->t0, &sp->nt, &sp->build, &sp->unit_suit, &sp->space_king,
+                     &sp->nr, &sp->t0, &sp->nt, &sp->build, &sp->unit, &sp->space_king,
+                     &sp->space_none, &sp->limited,
                      &sp->ftakes, &sp->gives_back, &sp->between, &sp->auto_collect,
                      &sp->res_to_tab, &sp->action, &sp->draw, &sp->not_while_empty,
                      &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total};
-    for (int i = 0; i < 25; i++) {
+    for (int i = 0; i < 27; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (v == -1 && PyErr_Occurred()) return -1;
         *fields[i] = (int)v;
     }
-    PyObject *cp = PyTuple_GET_ITEM(o, 25);
+    sp->unit_suit = sp->unit == U_SUIT;
+    PyObject *cp = PyTuple_GET_ITEM(o, 27);
     if (!PyTuple_Check(cp) || PyTuple_GET_SIZE(cp) != 64) {
         PyErr_SetString(PyExc_ValueError, "spec: copies is a tuple of 64 ints");
         return -1;
@@ -60,7 +62,7 @@ static int parse_spec(PyObject *o, Spec *sp) {
     for (int i = sp->r0; i < sp->r0 + sp->nr; i++) sp->kind[i] = K_RESERVE;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) sp->kind[i] = K_TABLEAU;
     sp->deals_to_tableau = sp->action == A_DEAL_TABLEAU;
-    sp->deals_to_piles = sp->action != A_DRAW_WASTE;
+    sp->deals_to_piles = sp->action == A_DEAL_TABLEAU || sp->action == A_DEAL_RESERVE;
     sp->stock_reformed = sp->action == A_DRAW_WASTE || sp->redeals != 0;
     sp->limited_redeals = sp->redeals > 0;
     sp->safe_foundation = sp->ftakes == F_IN_SUIT;
@@ -71,7 +73,7 @@ static int parse_spec(PyObject *o, Spec *sp) {
     sp->stock_turns = sp->action == A_DRAW_WASTE && sp->draw > 1 && sp->unlimited;
     sp->reserve_only = sp->ftakes == F_ANY_SUIT && sp->nt == 0 && sp->nc == 0;
     sp->zmask = sp->reserve_only ? 0xFC : 0xFF;
-    sp->order_bound = sp->ftakes == F_IN_SUIT && sp->build == B_ALT && !sp->unit_suit &&
+    sp->order_bound = sp->ftakes == F_IN_SUIT && sp->build == B_ALT && sp->unit == U_ALT &&
                       sp->space_king && sp->nc == 0 && sp->nt > 0 && sp->packs == 1 &&
                       sp->total == 52 && !sp->deals_to_tableau && !sp->auto_collect;
     for (int r = 0; r < 14; r++) {
