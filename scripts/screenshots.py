@@ -193,14 +193,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--phone", action="store_true", help="also take 390×844 shots")
+    parser.add_argument("--games", nargs="+", metavar="GAME",
+                        help="only these games' tables (no other page)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     sizes = [LAPTOP, PHONE] if args.phone else [LAPTOP]
     with running_server() as url, sync_playwright() as p:
         browser = launch_chromium(p)
         for size in sizes:
-            for path in shoot(browser, url, list(CATALOGUE), size, args.out):
+            for path in shoot(browser, url, args.games or list(CATALOGUE), size, args.out):
                 print(path)
+        if args.games:
+            browser.close()
+            return
         for size in (LAPTOP, PHONE):
             print(shoot_tall_pile(browser, url, size, args.out))
             print(shoot_stats(browser, url, size, args.out))

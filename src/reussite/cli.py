@@ -37,7 +37,7 @@ class CliError(Exception):
 def load_deal(game_id: str, number: int) -> Position:
     try:
         rules = get_game(game_id)
-        check_deal_number(number)
+        check_deal_number(number, rules.numbers)
     except (UnknownGameError, ValueError) as e:
         raise CliError(str(e)) from None
     return Position.deal(rules, number)

@@ -154,6 +154,12 @@ class GameRules:
         return self.packs * 52
 
     @property
+    def has_stock(self) -> bool:
+        """Cards are left in a stock at the deal (the ``stock`` pile always exists, empty
+        where there is none, and the table does not show it)."""
+        return self.stock.action is not StockAction.NONE
+
+    @property
     def has_waste(self) -> bool:
         return self.stock.action is StockAction.DRAW_TO_WASTE
 

@@ -93,6 +93,21 @@ def test_freds_spider_deal_shows_10_piles_of_5_face_up_and_54_in_stock(
     assert len(piles["stock"]) == 54
 
 
+@pytest.mark.parametrize(("game_id", "pattern", "stock"), [
+    ("freecell", [[True] * 7] * 4 + [[True] * 6] * 4, 0),
+    ("bakers-dozen", [[True] * 4] * 13, 0),
+    ("yukon", [[True]] + [[False] * i + [True] * 5 for i in range(1, 7)], 0),
+    ("scorpion", [[False] * 3 + [True] * 4] * 4 + [[True] * 7] * 3, 3),
+    ("forty-thieves", [[True] * 4] * 10, 64)])
+def test_the_classics_deals_show_their_piles_face_up_and_down(
+        game_id: str, pattern: list[list[bool]], stock: int,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    piles = deal_json(game_id, 1, capsys)["piles"]
+    assert [ups(p) for p in kind(piles, "tableau")] == pattern
+    assert len(piles["stock"]) == stock
+    assert sorted(every_card(piles)) == sorted(every_card(deal_json(game_id, 2, capsys)["piles"]))
+
+
 def test_deal_refuses_an_unknown_game_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deal", "leapyear", "--number", "1", "--json"]) == 2
     err = capsys.readouterr().err
@@ -146,6 +161,26 @@ GOLDEN = {
         "QS TC QD AH 8H 8D 5H 8S | 9D 7S JS AS 3H",
     ("minerva", 1):
         "6S 4C QS 8C TH JC TC 2H | 3S KH 5H JS 9C",
+    ("freecell", 0):
+        "2S 4C 2H 5S 9S KD 4H 7C | ",
+    ("freecell", 1):
+        "6S 9C 2H 6H 6C 3D 8C TC | ",
+    ("bakers-dozen", 0):
+        "9D 7S JS AS 3H TS 6C QH 2H 2C 9S JD 8C | ",
+    ("bakers-dozen", 1):
+        "3S TC 5H JS 9C 6H JH 5C 8H 8D 4H 9S 7H | ",
+    ("yukon", 0):
+        "TD AD QC AS QH 9S 8C | ",
+    ("yukon", 1):
+        "7C 6C JD JS 5C 4H 7H | ",
+    ("scorpion", 0):
+        "AS 3H TS 6C QH 2H 2C | 9S JD 8C",
+    ("scorpion", 1):
+        "JS 9C 6H JH 5C 8H 8D | 4H 9S 7H",
+    ("forty-thieves", 0):
+        "KH 5H QC 9H 2D 2C 7D 2H QS 8C | 4C TC 6D 8H 7H",
+    ("forty-thieves", 1):
+        "4H 4S QD 9D 4C TD AD 2C 6C 3S | 7S 5D 9C 5S 2S",
 }
 
 

@@ -34,6 +34,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
+from reussite.deals import number_from
 from reussite.engine import Position
 from reussite.games import get_game
 from reussite.web.days import daily_games, is_over, next_day, seconds_left, today
@@ -62,9 +63,11 @@ BOARD_SIZE = 100
 
 def deal_number(key: str, game: str, day: str, attempt: int) -> int:
     """The deal number of ``game``'s attempt ``attempt`` on ``day``: the first 8 bytes of
-    HMAC-SHA256 under the site's key, so 0 to 2**64 - 1, unguessable without the key."""
+    HMAC-SHA256 under the site's key (0 to 2**64 - 1, brought into the game's range of
+    numbers where it is narrower), unguessable without the key."""
     msg = f"{LABEL}|{game}|{day}|{attempt}".encode()
-    return int.from_bytes(hmac.new(key.encode(), msg, hashlib.sha256).digest()[:8], "big")
+    value = int.from_bytes(hmac.new(key.encode(), msg, hashlib.sha256).digest()[:8], "big")
+    return number_from(value, get_game(game).numbers)
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,8 @@ class GameView(BaseModel):
     names: Names
     events: list[Event]
     draw: int = Field(description="Cards a stock click turns onto the waste; 0: no waste")
+    has_stock: bool = Field(description="The game leaves cards in a stock at the deal; false:"
+                            " every card is dealt (the 'stock' pile is always empty)")
     build: str | None = Field(description="How the tableau builds, e.g. 'down, alternating "
                                           "colours'; null when the game has no tableau")
 

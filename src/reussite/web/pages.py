@@ -27,7 +27,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from reussite.games import CATALOGUE, SEED_GAMES
+from reussite.games import CATALOGUE, CLASSICS, SEED_GAMES
 from reussite.rules import GameRules
 from reussite.web import daily, i18n
 from reussite.web.assets import accepts_gzip, assets
@@ -210,7 +210,9 @@ def catalogue(request: Request, rows: list[GameRow]) -> HTMLResponse:
     def context(lang: str) -> dict[str, Any]:
         t = translations(lang)
         return {"seeds": [CATALOGUE[g] for g in SEED_GAMES],
-                "relatives": [g for g in CATALOGUE.values() if g.id not in SEED_GAMES],
+                "relatives": [g for g in CATALOGUE.values()
+                              if g.id not in SEED_GAMES and g.id not in CLASSICS],
+                "classics": [CATALOGUE[g] for g in CLASSICS],
                 "blurb": lambda g: t.gettext(BLURBS[g.id]) if g.id in BLURBS else ""}
 
     # A game's page resumes the newest unfinished game of its kind: one card a kind, newest

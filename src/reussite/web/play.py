@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from reussite.deals import MAX_DEAL_NUMBER, check_deal_number
+from reussite.deals import check_deal_number, number_from
 from reussite.engine import (
     FLIP,
     REDEAL,
@@ -286,7 +286,7 @@ class Tables:
         if daily is not None:
             return self._new_daily(player, game, daily)
         if number is not None:
-            check_deal_number(number)
+            check_deal_number(number, rules.numbers)
             origin, secret = "number", False
         elif winnable:
             origin = "winnable"
@@ -300,7 +300,7 @@ class Tables:
                                   " start a game without 'winnable'")
                 number, secret = numbers[secrets.randbelow(len(numbers))], False
         else:
-            number = secrets.randbelow(MAX_DEAL_NUMBER + 1)
+            number = number_from(secrets.randbits(64), rules.numbers)
         pos = Position.deal(rules, number)
         legal = pos.raw_moves()
         new = NewGame(secrets.token_urlsafe(12), player, game, number, pos.status(legal),

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from reussite.deals import MAX_DEAL_NUMBER
+from reussite.deals import number_from
 from reussite.engine import Position
 from reussite.games import CATALOGUE, get_game
 from reussite.web.hintpool import _watch_parent
@@ -74,7 +74,8 @@ def refill(store: Store, game: str, size: int, solver: Solver,
            draw: Callable[[], int] | None = None) -> int:
     """Bring ``game``'s pool to ``size`` deals, trying at most ``TRIES`` candidates per deal
     missing; how many were added."""
-    draw = draw or (lambda: secrets.randbelow(MAX_DEAL_NUMBER + 1))
+    numbers = get_game(game).numbers
+    draw = draw or (lambda: number_from(secrets.randbits(64), numbers))
     missing = size - store.pool_count(game)
     added = 0
     for _ in range(max(0, missing) * TRIES):

@@ -228,7 +228,7 @@ def position(request: Request, game_id: str,
     return json_answer(dumps({
         "line": line, "at": at, "length": len(moves), "piles": _revealed(pos),
         "events": events, "status": pos.status(), "names": dict(rules.names),
-        "draw": rules.stock.draw if rules.has_waste else 0,
+        "draw": rules.stock.draw if rules.has_waste else 0, "has_stock": rules.has_stock,
         "build": rules.tableau.build.value if rules.tableau else None}))
 
 

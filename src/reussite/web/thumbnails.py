@@ -78,7 +78,8 @@ def thumbnail_svg(rules: GameRules) -> str:
     of = {kind: [p for p in view if p.split(":")[0] == kind]
           for kind in ("stock", "waste", "foundation", "cell", "reserve", "tableau")}
     fan_reserves = not of["tableau"]
-    left = of["stock"] + of["waste"] + of["cell"] + ([] if fan_reserves else of["reserve"])
+    stock = of["stock"] if rules.has_stock else []  # as the table: no stock, none shown
+    left = stock + of["waste"] + of["cell"] + ([] if fan_reserves else of["reserve"])
     fans = of["reserve"] if fan_reserves else of["tableau"]
     found = of["foundation"]
     f_cols = min(len(found), FOUNDATIONS_A_LINE)

@@ -49,6 +49,7 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
         "used_undo": row.used_undo,
         "used_hint": row.used_hint, "names": dict(rules.names), "events": events,
         "draw": rules.stock.draw if rules.has_waste else 0,
+        "has_stock": rules.has_stock,
         "build": rules.tableau.build.value if rules.tableau else None,
     }
 

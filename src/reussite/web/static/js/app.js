@@ -321,8 +321,10 @@ function buildPiles(view) {
     for (const p of piles) g.append(makePile(p, view));
     return g;
   };
+  const stockGroup = group("stock-group", [...of("stock"), ...of("waste")]);
+  stockGroup.hidden = view.has_stock === false; // FreeCell and the like: every card dealt
   const top = h("div", { class: "row top" },
-    group("stock-group", [...of("stock"), ...of("waste")]),
+    stockGroup,
     of("cell").length ? group("cells", of("cell")) : null,
     !fan && of("reserve").length ? group("reserves stacked", of("reserve")) : null,
     h("div", { class: "spacer" }),
@@ -331,7 +333,8 @@ function buildPiles(view) {
   els.top = top;
   if (fan && of("reserve").length) els.table.append(group("row fans reserves", of("reserve")));
   if (of("tableau").length) els.table.append(group("row fans tableau", of("tableau")));
-  pileOrder = [...els.table.querySelectorAll(".pile")].map((e) => e.dataset.pile);
+  pileOrder = [...els.table.querySelectorAll(".pile")].filter((e) => !e.closest("[hidden]"))
+    .map((e) => e.dataset.pile);
   state.focus = Math.min(state.focus, pileOrder.length - 1);
   els.table.dataset.game = view.game;
   els.table.dataset.piles = ids.join(" ");
@@ -360,6 +363,7 @@ function layout() {
   const ids = Object.keys(v.piles);
   const n = { stock: 0, waste: 0, foundation: 0, cell: 0, reserve: 0, tableau: 0 };
   for (const p of ids) n[kindOf(p)] += 1;
+  if (v.has_stock === false) n.stock = 0;
   const H = window.innerHeight;
   const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
   const bars = state.review ? els.review.offsetHeight
@@ -1340,7 +1344,7 @@ function drawPosition(pos) {
     cards.map((c) => ({ card: c.card, up: true, revealed: !c.up }))]));
   render({ id: v.id, game: v.game, version: v.version, status: pos.status, piles,
     events: pos.events, legal_moves: [], can_undo: false, can_redo: false, draw: pos.draw,
-    build: pos.build, review: true });
+    has_stock: pos.has_stock, build: pos.build, review: true });
 }
 
 /** Back to the game as it ended (Back in the history, when the panel made its own entry). */
