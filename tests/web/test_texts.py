@@ -12,7 +12,15 @@ from jinja2 import TemplateRuntimeError
 
 import reussite.web.texts
 from reussite.games import CATALOGUE, UnknownGameError, get_game
-from reussite.rules import Build, FoundationTakes, GameRules, Space
+from reussite.rules import (
+    Build,
+    DealNumbers,
+    FoundationTakes,
+    GameRules,
+    Space,
+    StockAction,
+    Unit,
+)
 from reussite.web.texts import (
     LANGUAGES,
     SECTION_TITLES,
@@ -294,7 +302,8 @@ def key_numbers(rules: GameRules) -> set[int]:
         dealt += reserve_cards
     if rules.foundations.start_with_aces:
         dealt += rules.foundations.count
-    numbers.add(rules.cards - dealt)
+    if rules.stock.action is not StockAction.NONE:  # a game without a stock deals every card
+        numbers.add(rules.cards - dealt)
     return numbers
 
 
@@ -309,6 +318,8 @@ def test_key_numbers_are_the_declared_ones() -> None:
     assert key_numbers(get_game("spider")) == {104, 8, 10, 54, 50}
     assert key_numbers(get_game("leap-year")) == {208, 16, 8, 184}
     assert key_numbers(get_game("minerva")) == {52, 4, 7, 28, 1, 11, 13}
+    assert key_numbers(get_game("freecell")) == {52, 4, 8}
+    assert key_numbers(get_game("scorpion")) == {52, 4, 7, 49, 3}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -383,6 +394,22 @@ WORDS: dict[str, dict[str, str]] = {
                         "ru": r"\bнельзя, пока\b"},
     "stays empty": {"en": r"\bstays empty\b", "fr": r"\breste vide\b",
                     "ru": r"\bостаётся пустой\b"},
+    "no stock": {"en": r"\bhas no stock\b", "fr": r"\bn.a pas de pioche\b",
+                 "ru": r"\bколоды нет\b"},
+    # tableau: what moves, what fills a space, the deal
+    "one at a time": {"en": r"\bone card at a time\b", "fr": r"\bune (seule )?carte à la fois\b",
+                      "ru": r"\bпо одной карте\b"},
+    "any face-up": {"en": r"\bany face-up card\b", "fr": r"\bn.importe quelle carte visible\b",
+                    "ru": r"\bлюбую открытую карту\b"},
+    "free places": {"en": r"\bfree cells and empty piles\b",
+                    "fr": r"\bcellules libres et (les |des )?piles vides\b",
+                    "ru": r"\bсвободн\w* ячейк\w* и пуст\w* стопк"},
+    "no space": {"en": r"\bemptied pile stays empty\b", "fr": r"\bpile vidée reste vide\b",
+                 "ru": r"\bопустевшая стопка остаётся пустой\b"},
+    "kings to bottom": {"en": r"\bKings\b[^.]*\bto the bottom\b", "fr": r"\bRois\b[^.]*\bau fond\b",
+                        "ru": r"\bкорол\w*\b[^.]*\bвниз\b"},
+    "microsoft": {"en": r"\bWindows FreeCell\b", "fr": r"\bFreeCell de Windows\b",
+                  "ru": r"\bиз Windows\b"},
 }
 
 
@@ -390,7 +417,7 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
     """(section, phrase key) pairs that the declaration requires the text to say."""
     st, fnd = rules.stock, rules.foundations
     stock = "stock_waste" if rules.has_waste else "stock"
-    needs = [(stock, f"redeals {st.redeals}")]
+    needs = [(stock, "no stock" if st.action is StockAction.NONE else f"redeals {st.redeals}")]
     if rules.has_waste:
         needs.append((stock, f"draw {st.draw}"))
     if st.not_while_empty_pile:
@@ -407,12 +434,24 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
     else:
         needs.append(("foundations", "never back"))
     if rules.tableau is not None:
-        needs.append(("tableau", "king space" if rules.tableau.space is Space.KING
-                      else "any space"))
+        tab = rules.tableau
+        needs.append(("tableau", SPACES[tab.space]))
         builds = {Build.DOWN_ANY_SUIT: "any suit", Build.DOWN_SAME_SUIT: "in suit",
                   Build.DOWN_ALTERNATE_COLOURS: "alternating"}
-        needs.append(("tableau", builds[rules.tableau.build]))
+        needs.append(("tableau", builds[tab.build]))
+        units = {Unit.SINGLE_CARD: "one at a time", Unit.ANY_FACE_UP: "any face-up"}
+        if tab.unit in units:
+            needs.append(("tableau", units[tab.unit]))
+        if tab.free_places_limit:
+            needs.append(("tableau", "free places"))
+        if tab.kings_to_bottom:
+            needs.append(("layout", "kings to bottom"))
+    if rules.numbers is DealNumbers.MICROSOFT:
+        needs.append(("layout", "microsoft"))
     return needs
+
+
+SPACES = {Space.KING: "king space", Space.ANY: "any space", Space.NONE: "no space"}
 
 
 def contradicting_phrases(rules: GameRules) -> list[tuple[str, str]]:
@@ -427,6 +466,17 @@ def contradicting_phrases(rules: GameRules) -> list[tuple[str, str]]:
             wrong.append((stock, "not while empty"))
         if rules.reserve is not None and not st.skip_empty_piles:
             wrong.append(("reserve", "stays empty"))
+    if st.action is not StockAction.NONE:
+        wrong.append((stock, "no stock"))
+    if rules.tableau is not None:
+        tab = rules.tableau
+        wrong += [("tableau", words) for space, words in SPACES.items() if space is not tab.space]
+        if tab.unit is not Unit.SINGLE_CARD:
+            wrong.append(("tableau", "one at a time"))
+        if not tab.free_places_limit:
+            wrong.append(("tableau", "free places"))
+        if not tab.kings_to_bottom:
+            wrong.append(("layout", "kings to bottom"))
     return wrong
 
 
@@ -449,6 +499,11 @@ def test_contradicting_phrases_follow_the_declaration() -> None:
     assert ("stock", "not while empty") in contradicting_phrases(get_game("freds-spider"))
     assert ("stock_waste", "draw 1") in contradicting_phrases(get_game("athena"))
     assert ("foundations", "comes back") in contradicting_phrases(get_game("astrocyte"))
+    assert ("tableau", "one at a time") in contradicting_phrases(get_game("yukon"))
+    assert ("tableau", "any space") in contradicting_phrases(get_game("bakers-dozen"))
+    assert ("stock_waste", "no stock") in contradicting_phrases(get_game("forty-thieves"))
+    assert ("layout", "kings to bottom") in contradicting_phrases(get_game("freecell"))
+    assert ("tableau", "free places") in contradicting_phrases(get_game("astrocyte"))
 
 
 @pytest.mark.parametrize(("game_id", "lang"), CASES)
@@ -472,6 +527,17 @@ def test_rule_phrases_follow_the_declaration() -> None:
     assert ("reserve", "stays empty") not in rule_phrases(get_game("auld-lang-syne"))
     assert ("foundations", "never back") in rule_phrases(get_game("astrocyte"))
     assert ("stock", "redeals 2") in rule_phrases(get_game("quadrennial"))
+    assert {("tableau", "free places"), ("layout", "microsoft"), ("stock", "no stock"),
+            ("tableau", "any space")} <= set(rule_phrases(get_game("freecell")))
+    assert {("tableau", "one at a time"), ("tableau", "no space"),
+            ("layout", "kings to bottom")} <= set(rule_phrases(get_game("bakers-dozen")))
+    assert {("tableau", "any face-up"), ("tableau", "king space"),
+            ("stock", "no stock")} <= set(rule_phrases(get_game("yukon")))
+    assert {("tableau", "any face-up"), ("foundations", "whole suit"),
+            ("stock", "redeals 0")} <= set(rule_phrases(get_game("scorpion")))
+    assert {("tableau", "one at a time"), ("stock_waste", "draw 1"),
+            ("stock_waste", "redeals 0")} <= set(rule_phrases(get_game("forty-thieves")))
+    assert ("stock", "redeals 0") not in rule_phrases(get_game("yukon"))
 
 
 def test_loader_docstring_examples_run() -> None:

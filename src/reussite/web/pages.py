@@ -81,6 +81,14 @@ BLURBS = {
                       " again."),
     "minerva": N_("Athena's harder sister: a reserve of eleven cards, one card drawn, one"
                   " redeal."),
+    "freecell": N_("Every card face up, four free cells: nearly every deal can be won."),
+    "bakers-dozen": N_("Thirteen piles of four, one card at a time, and no space is ever"
+                       " filled."),
+    "yukon": N_("Klondike without a stock: any face-up card moves with all the cards on it."),
+    "scorpion": N_("Whole suits built in the tableau, as in Spider, from piles moved as in"
+                   " Yukon."),
+    "forty-thieves": N_("Two packs, ten piles built in suit, one card at a time, one pass"
+                        " through the stock."),
 }
 """A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 
