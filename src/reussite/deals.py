@@ -20,7 +20,7 @@ FreeCell, 1 to 1,000,000, so that "FreeCell #11982" is the deal players know by 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reussite.cards import card
 from reussite.rules import DealNumbers
@@ -80,6 +80,13 @@ def number_from(value: int, numbers: DealNumbers = DealNumbers.OWN) -> int:
     a keyed hash): ``value`` itself where the range is the whole of 64 bits."""
     lo, hi = number_range(numbers)
     return lo + value % (hi - lo + 1)
+
+
+def random_number(numbers: DealNumbers, below: Callable[[int], int]) -> int:
+    """A deal number drawn uniformly from the game's range, ``below(n)`` drawing from
+    ``[0, n)`` (the site passes ``secrets.randbelow``)."""
+    lo, hi = number_range(numbers)
+    return lo + below(hi - lo + 1)
 
 
 def microsoft_order(number: int) -> list[int]:

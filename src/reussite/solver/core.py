@@ -99,6 +99,13 @@ def spec_of(pos: Position) -> Spec:
     def span(r: range) -> tuple[int, int]:
         return (r.start, len(r))
 
+    # How many rows the stock holds at the deal, dealt onto the tableau (Spider 5, Scorpion 1).
+    dealt = sum(len(p) for p in (*(tab.piles if tab else ()),
+                                 *(rules.reserve.piles if rules.reserve else ())))
+    if fnd.start_with_aces:
+        dealt += len(lay.foundations)
+    stock_rows = -(-(rules.cards - dealt) // max(1, len(lay.tableau)))
+
     spec = (
         len(lay.ids), lay.waste, *span(lay.foundations), *span(lay.cells), *span(lay.reserves),
         *span(lay.tableau),
@@ -110,7 +117,7 @@ def spec_of(pos: Position) -> Spec:
         _TAKES[fnd.takes], int(fnd.gives_back), int(fnd.between), int(fnd.auto_collect),
         int(bool(rules.reserve and rules.reserve.to_tableau)),
         _ACTION[st.action], st.draw, int(st.not_while_empty_pile), int(st.skip_empty_piles),
-        _REDEAL[st.redeal], -1 if st.redeals is None else st.redeals, rules.cards,
+        _REDEAL[st.redeal], -1 if st.redeals is None else st.redeals, rules.cards, stock_rows,
         tuple(copies),
     )
     _SPECS[rules.id] = spec

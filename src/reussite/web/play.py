@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from reussite.deals import check_deal_number, number_from
+from reussite.deals import check_deal_number, random_number
 from reussite.engine import (
     FLIP,
     REDEAL,
@@ -300,7 +300,7 @@ class Tables:
                                   " start a game without 'winnable'")
                 number, secret = numbers[secrets.randbelow(len(numbers))], False
         else:
-            number = number_from(secrets.randbits(64), rules.numbers)
+            number = random_number(rules.numbers, secrets.randbelow)
         pos = Position.deal(rules, number)
         legal = pos.raw_moves()
         new = NewGame(secrets.token_urlsafe(12), player, game, number, pos.status(legal),

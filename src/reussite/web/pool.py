@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from reussite.deals import number_from
+from reussite.deals import random_number
 from reussite.engine import Position
 from reussite.games import CATALOGUE, get_game
 from reussite.web.hintpool import _watch_parent
@@ -75,7 +75,7 @@ def refill(store: Store, game: str, size: int, solver: Solver,
     """Bring ``game``'s pool to ``size`` deals, trying at most ``TRIES`` candidates per deal
     missing; how many were added."""
     numbers = get_game(game).numbers
-    draw = draw or (lambda: number_from(secrets.randbits(64), numbers))
+    draw = draw or (lambda: random_number(numbers, secrets.randbelow))
     missing = size - store.pool_count(game)
     added = 0
     for _ in range(max(0, missing) * TRIES):

@@ -36,6 +36,7 @@ typedef struct {
     int kind[MAXP];
     int build, unit, unit_suit, space_king, space_none, limited, ftakes, gives_back, between, auto_collect, res_to_tab;
     int action, draw, not_while_empty, skip_empty, redeal, redeals, total;
+    int stock_rows;       /* rows the stock deals onto the tableau from the deal (Spider 5) */
     int copies[64];
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;

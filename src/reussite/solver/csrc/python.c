@@ -24,9 +24,9 @@ static int parse_settings(PyObject *o, Settings *set) {
 static int parse_spec(PyObject *o, Spec *sp) {
     /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit, space_king, space_none,
         limited, ftakes, gives_back, between, auto_collect, res_to_tab, action, draw,
-        not_while_empty, skip_empty, redeal, redeals, total, copies(64 ints)) */
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 28) {
-        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 28 items");
+        not_while_empty, skip_empty, redeal, redeals, total, stock_rows, copies(64 ints)) */
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 29) {
+        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 29 items");
         return -1;
     }
     int *fields[] = {&sp->npiles, &sp->waste, &sp->f0, &sp->nf, &sp->c0, &sp->nc, &sp->r0,
@@ -34,14 +34,14 @@ static int parse_spec(PyObject *o, Spec *sp) {
                      &sp->space_none, &sp->limited,
                      &sp->ftakes, &sp->gives_back, &sp->between, &sp->auto_collect,
                      &sp->res_to_tab, &sp->action, &sp->draw, &sp->not_while_empty,
-                     &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total};
-    for (int i = 0; i < 27; i++) {
+                     &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total, &sp->stock_rows};
+    for (int i = 0; i < 28; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (v == -1 && PyErr_Occurred()) return -1;
         *fields[i] = (int)v;
     }
     sp->unit_suit = sp->unit == U_SUIT;
-    PyObject *cp = PyTuple_GET_ITEM(o, 27);
+    PyObject *cp = PyTuple_GET_ITEM(o, 28);
     if (!PyTuple_Check(cp) || PyTuple_GET_SIZE(cp) != 64) {
         PyErr_SetString(PyExc_ValueError, "spec: copies is a tuple of 64 ints");
         return -1;

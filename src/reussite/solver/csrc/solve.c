@@ -14,7 +14,9 @@ static int solve_pos(Pos *p, const Settings *set, clockid_t clk, double time_lim
     memset(&cx, 0, sizeof cx);
     cx.set = set;
     cx.mode.idle = set->idle && !best_line;
-    cx.beam = ordering && ((sp->deals_to_tableau && sp->nt > 0) ||
+    /* the beam plans across the stock's deals: not where the stock holds a single row
+       (Scorpion's three cards), which the exact search alone decides sooner */
+    cx.beam = ordering && ((sp->deals_to_tableau && sp->nt > 0 && sp->stock_rows > 1) ||
                            (sp->reserve_only && sp->redeal != R_GATHER && !best_line)) &&
               (max_states < 0 || max_states >= BEAM_MIN_STATES);
     res->states = 0;
