@@ -98,7 +98,7 @@ def shoot_tall_pile(browser: Any, base_url: str, size: tuple[int, int], out: Pat
     table = Table(page, base_url).open("spider-1-suit", number)
     table.play_through_api(moves)
     page.reload()
-    page.wait_for_selector("#game[data-version] .pile")
+    page.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     path = out / f"spider-1-suit-tall-pile-{width}x{height}.png"
     page.screenshot(path=str(path))

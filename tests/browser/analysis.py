@@ -35,7 +35,7 @@ def given_up(page: Any, base_url: str) -> tuple[Table, int]:
     table = Table(page, base_url).open(GAME, NUMBER)
     table.play_through_api(moves)
     page.reload()
-    page.wait_for_selector("#game[data-version] .pile")
+    page.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     assert table.view()["moves"] == len(moves)
     page.click("button[data-action=give_up]")

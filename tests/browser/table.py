@@ -23,7 +23,7 @@ class Table:
         if number is not None:
             url += f"?number={number}"
         self.page.goto(url)
-        self.page.wait_for_selector("#game[data-version] .pile")
+        self.page.wait_for_selector("#game[data-version] .pile-foundation")
         if number is not None:
             self.page.wait_for_function(
                 f"() => document.querySelector('#game').dataset.number === '{number}'")
@@ -120,6 +120,34 @@ class Table:
         else:
             self.click_move(move)
         self.wait_version(before + 1)
+
+    def focus_table(self) -> None:
+        """Tab from the page's start until a pile of the table has the focus."""
+        for _ in range(20):
+            if self.page.evaluate("document.activeElement.classList.contains('pile')"):
+                return
+            self.page.keyboard.press("Tab")
+        raise AssertionError("Tab never reached the table")
+
+    def key_to(self, pile: str) -> None:
+        """Move the focus to ``pile`` with the right arrow (the table has the focus)."""
+        order = self.page.eval_on_selector_all(".pile", "els => els.map(e => e.dataset.pile)")
+        for _ in range(len(order) + 1):
+            if self.page.evaluate("document.activeElement.dataset.pile") == pile:
+                return
+            self.page.keyboard.press("ArrowRight")
+        raise AssertionError(f"the focus never reached {pile}")
+
+    def key_move(self, move: Move) -> None:
+        """Play a board move from the keyboard: the source pile, the Up arrow once per card
+        past the first, Enter (the cards are held), the destination, Enter."""
+        self.key_to(move["from"])
+        for _ in range(move["count"] - 1):
+            self.page.keyboard.press("ArrowUp")
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_selector(".card.held")
+        self.key_to(move["to"])
+        self.page.keyboard.press("Enter")
 
     def click_stock(self) -> None:
         box = self.pile("stock").bounding_box()

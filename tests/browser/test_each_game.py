@@ -1,5 +1,6 @@
-"""Every game of the catalogue, in the browser: deal from the stock, a move by drag and drop,
-a move by click-click, undo and redo, and the rule's sentence after an illegal drop."""
+"""Every game of the catalogue, in the browser: deal from the stock (where there is one), a
+move by drag and drop, a move by click-click, a move from the keyboard, undo and redo, and the
+rule's sentence after an illegal drop."""
 
 from __future__ import annotations
 
@@ -15,10 +16,13 @@ from .table import Table, board_moves, piles_of
 pytestmark = pytest.mark.browser
 
 def opening_number(game: str) -> int:
-    """A deal whose opening allows a stock click and a board move (most deals do)."""
+    """A deal whose opening allows a stock click (where the game has a stock) and two board
+    moves (most deals do)."""
+    rules = get_game(game)
     for number in range(1, 500):
-        moves = Position.deal(get_game(game), number).legal_moves()
-        if any(m.kind == "stock" for m in moves) and any(m.kind == "move" for m in moves):
+        moves = Position.deal(rules, number).legal_moves()
+        if (not rules.has_stock or any(m.kind == "stock" for m in moves)) \
+                and sum(m.kind == "move" for m in moves) >= 2:
             return number
     raise AssertionError(f"no suitable deal for {game}")
 
@@ -61,14 +65,19 @@ def an_illegal_move(view: dict[str, Any]) -> dict[str, Any]:
 def test_a_game_is_played_with_every_gesture(laptop: Any, base_url: str, game: str) -> None:
     table = Table(laptop, base_url).open(game, opening_number(game))
     stock = table.pile("stock")
-
-    # Deal from the stock with a click.
-    before = table.view()
-    table.click_stock()
-    table.wait_version(before["version"] + 1)
     after = table.view()
-    assert len(after["piles"]["stock"]) < len(before["piles"]["stock"])
-    assert stock.locator(".count").inner_text() == str(len(after["piles"]["stock"]) or "")
+    if get_game(game).has_stock:
+        # Deal from the stock with a click.
+        before = after
+        table.click_stock()
+        table.wait_version(before["version"] + 1)
+        after = table.view()
+        assert len(after["piles"]["stock"]) < len(before["piles"]["stock"])
+        assert stock.locator(".count").inner_text() == str(len(after["piles"]["stock"]) or "")
+    else:
+        # No stock is drawn, nor counted.
+        assert not stock.is_visible()
+        assert laptop.locator(".stat-redeals").inner_text() == ""
 
     # A move by drag and drop (deal again if the stock left no board move).
     while not board_moves(after):
@@ -91,6 +100,19 @@ def test_a_game_is_played_with_every_gesture(laptop: Any, base_url: str, game: s
     table.wait_version(dragged["version"] + 1)
     clicked = table.view()
     expect_played(dragged, clicked, move)
+
+    # A move from the keyboard.
+    while not board_moves(clicked):
+        table.click_stock()
+        table.wait_version(clicked["version"] + 1)
+        clicked = table.view()
+    move = board_moves(clicked)[0]
+    laptop.focus(".pile[tabindex='0']")
+    table.key_move(move)
+    table.wait_version(clicked["version"] + 1)
+    keyed = table.view()
+    expect_played(clicked, keyed, move)
+    dragged, clicked = clicked, keyed
 
     # Undo and redo, with the buttons.
     laptop.click("button[data-action=undo]")

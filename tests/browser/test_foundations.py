@@ -72,7 +72,7 @@ def test_only_a_whole_suit_on_a_foundation_is_drawn_the_other_way_up(laptop: Any
     """``drawOrder`` itself, run in the page: other piles, and foundations built up from an
     Ace (Klondike, Leap Year), are drawn as the view lists them."""
     laptop.goto(f"{base_url}/games/klondike")
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     up = [{"card": f"{rank}S", "up": True} for rank in "KQJT98765432A"]
     cases = {
         "whole suit": ["foundation", up],

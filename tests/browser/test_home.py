@@ -75,7 +75,7 @@ def test_every_game_is_a_card_with_its_opening_table(browser: Any, base_url: str
         page.locator('.game-card[href="/games/minerva"] img.thumb').click(
             position={"x": 10, "y": 10})
         page.wait_for_url(f"{base_url}/games/minerva*")
-        page.wait_for_selector("#game[data-version] .pile")
+        page.wait_for_selector("#game[data-version] .pile-foundation")
 
 
 def test_the_game_in_play_comes_first_and_continues(laptop: Any, base_url: str) -> None:
@@ -92,7 +92,7 @@ def test_the_game_in_play_comes_first_and_continues(laptop: Any, base_url: str) 
     assert card.get_attribute("href") == "/games/klondike"
     assert "deal 4, moves played: 1" in card.inner_text()
     card.locator(".game-name").click()
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     assert laptop.evaluate("document.querySelector('#game').dataset.gameUid") == uid
     assert laptop.evaluate("document.querySelector('#game').dataset.version") == "1"
 

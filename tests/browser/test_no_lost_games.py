@@ -137,7 +137,7 @@ def test_back_and_forward_restore_the_games_they_showed(french: Any, base_url: s
 
     # A reload shows the same game too.
     french.reload()
-    french.wait_for_selector("#game[data-version] .pile")
+    french.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     assert table.view()["id"] == second["id"]
 

@@ -44,27 +44,9 @@ def test_a_whole_game_is_won_through_clicks(browser: Any, base_url: str) -> None
     ctx.close()
 
 
-def _focus_table(page: Any) -> None:
-    for _ in range(20):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.classList.contains('pile')"):
-            return
-    raise AssertionError("Tab never reached the table")
-
-
-def _go_to(page: Any, pile: str) -> None:
-    order = page.eval_on_selector_all(".pile", "els => els.map(e => e.dataset.pile)")
-    for _ in range(len(order) + 1):
-        here = page.evaluate("document.activeElement.dataset.pile")
-        if here == pile:
-            return
-        page.keyboard.press("ArrowRight")
-    raise AssertionError(f"the focus never reached {pile}")
-
-
 def test_keyboard_only_play(laptop: Any, base_url: str) -> None:
     table = Table(laptop, base_url).open("klondike", opening_number("klondike"))
-    _focus_table(laptop)
+    table.focus_table()
     start = table.view()
     version = start["version"]
     played = 0
@@ -78,13 +60,7 @@ def test_keyboard_only_play(laptop: Any, base_url: str) -> None:
             view = table.view()
             continue
         move = moves[0]
-        _go_to(laptop, move["from"])
-        for _ in range(move["count"] - 1):
-            laptop.keyboard.press("ArrowUp")
-        laptop.keyboard.press("Enter")
-        laptop.wait_for_selector(".card.held")
-        _go_to(laptop, move["to"])
-        laptop.keyboard.press("Enter")
+        table.key_move(move)
         version += 1
         table.wait_version(version)
         after = table.view()
@@ -170,7 +146,7 @@ def test_an_unfinished_game_is_resumed(laptop: Any, base_url: str) -> None:
     table.click_stock()
     table.wait_version(first["version"] + 1)
     laptop.goto(f"{base_url}/games/klondike-draw-3")
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     again = table.view()
     assert again["id"] == first["id"]
@@ -184,7 +160,7 @@ def test_settings_are_remembered(laptop: Any, base_url: str) -> None:
     laptop.check("input[name=leftHanded]")
     assert "four-colours" in laptop.get_attribute("#game", "class")
     laptop.reload()
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     classes = laptop.get_attribute("#game", "class")
     assert "four-colours" in classes and "left-handed" in classes

@@ -57,7 +57,7 @@ def test_the_tallest_pile_of_a_won_spider_game_is_readable(browser: Any, base_ur
     table = Table(page, base_url).open("spider-1-suit", number)
     table.play_through_api(moves)
     page.reload()  # the page shows the same game (its id is in history.state), as it stands
-    page.wait_for_selector("#game[data-version] .pile")
+    page.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     assert int(page.inner_text(".stat-moves")) == len(moves)
     piles = check_readable(page)

@@ -137,7 +137,7 @@ def test_the_table_shows_the_klondike_score_chosen_in_the_settings(laptop: Any,
     table.play_through_api([{"type": "move", "from": "tableau:6", "to": "foundation:0",
                              "count": 1}])
     laptop.reload()  # the choice is remembered
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     assert score.inner_text() == "Score 15"
     laptop.locator(".settings summary").click()
     laptop.locator('.settings-panel select[name="scoring"]').select_option("vegas")

@@ -170,7 +170,7 @@ def test_the_clock_pauses_on_request_and_in_a_hidden_tab(laptop: Any, base_url: 
     assert not table.view()["paused"] and not cover.is_visible()
     # A reload is no pause.
     laptop.reload()
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     assert table.version == version + 4
     assert not table.view()["paused"] and not cover.is_visible()
@@ -178,7 +178,7 @@ def test_the_clock_pauses_on_request_and_in_a_hidden_tab(laptop: Any, base_url: 
     laptop.keyboard.press("p")
     table.wait_version(version + 5)
     laptop.reload()
-    laptop.wait_for_selector("#game[data-version] .pile")
+    laptop.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     assert table.view()["paused"] and cover.is_visible()
 
@@ -200,7 +200,7 @@ def test_auto_finish_plays_the_game_home(browser: Any, base_url: str) -> None:
         assert not page.locator(".finish-offer").is_visible()
         table.play_through_api([m.to_json() for m in first_finishable_line("klondike", 2393)])
         page.reload()
-        page.wait_for_selector("#game[data-version] .pile")
+        page.wait_for_selector("#game[data-version] .pile-foundation")
         table.settle()
         offer = page.locator(".finish-offer")
         assert offer.is_visible()
@@ -261,7 +261,7 @@ def test_the_second_win_shows_the_best_and_no_cascade_without_animation(
                 _, line = winnable_spider_deal()
                 table.play_through_api([m.to_json() for m in line[:-1]])
                 page.reload()
-                page.wait_for_selector("#game[data-version] .pile")
+                page.wait_for_selector("#game[data-version] .pile-foundation")
                 table.settle()
                 assert table.view()["number"] == number
                 last = line[-1].to_json()

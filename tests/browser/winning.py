@@ -102,7 +102,7 @@ def one_move_from_a_win(table: Any, game: str = "spider-1-suit") -> dict[str, An
     table.open(game, number)
     table.play_through_api([m.to_json() for m in line[:-1]])
     table.page.reload()
-    table.page.wait_for_selector("#game[data-version] .pile")
+    table.page.wait_for_selector("#game[data-version] .pile-foundation")
     table.settle()
     last: dict[str, Any] = line[-1].to_json()
     return last

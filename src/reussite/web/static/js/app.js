@@ -555,7 +555,8 @@ function updateChrome() {
   // Redeals are worth showing when some are left, or when the stock has run out.
   const showRedeals = typeof v.redeals_left === "number" && (v.redeals_left > 0 || !stockLen);
   const redeals = showRedeals ? ` · ${t("redeals_left")} ${v.redeals_left}` : "";
-  els.redeals.textContent = `${t("cards_left")} ${stockLen}${redeals}`;
+  // A game dealt whole (FreeCell) has no stock to count.
+  els.redeals.textContent = v.has_stock === false ? "" : `${t("cards_left")} ${stockLen}${redeals}`;
   if (!v.guessed) state.clock = clockOf(v, performance.now());
   tick();
   root.classList.toggle("paused", !!v.paused);
