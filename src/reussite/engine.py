@@ -46,6 +46,7 @@ from reussite.rules import (
     Space,
     StockAction,
     Unit,
+    WasteTakes,
 )
 
 STOCK_CLICK = -1
@@ -166,7 +167,7 @@ class Position:
 
     __slots__ = ("rules", "number", "layout", "piles", "redeals_used", "history", "_total",
                  "_build", "_unit", "_unit_suit", "_space_king", "_space_none", "_limited",
-                 "_ftakes", "_fsuit")
+                 "_ftakes", "_fsuit", "_waste_takes", "_clear", "_goal")
 
     def __init__(self, rules: GameRules, number: int, piles: list[list[int]],
                  redeals_used: int = 0) -> None:
@@ -186,6 +187,9 @@ class Position:
         self._limited = bool(tab and tab.free_places_limit)
         self._ftakes = rules.foundations.takes
         self._fsuit = self._ftakes is FoundationTakes.UP_IN_SUIT
+        self._waste_takes = rules.stock.waste_takes is not WasteTakes.NOTHING
+        self._clear = rules.clears_to_win
+        self._goal = rules.layout_cards if self._clear else rules.cards
 
     # ------------------------------------------------------------------ making positions
 
@@ -216,6 +220,8 @@ class Position:
                                strict=True):
                 piles[i] = pile
         piles[0] = cards
+        if rules.stock.first_to_waste and lay.waste >= 0 and cards:
+            piles[lay.waste].append(cards.pop() | UP)
         return cls(rules, number, piles)
 
     def copy(self) -> Position:
@@ -269,8 +275,19 @@ class Position:
         limit = self.rules.stock.redeals
         return None if limit is None else limit - self.redeals_used
 
+    @property
+    def cards_done(self) -> int:
+        """The cards put away for good: those on the foundations or, in a game without
+        foundations (:attr:`~reussite.rules.GameRules.clears_to_win`), those that left the
+        tableau, the reserves and the cells."""
+        if not self._clear:
+            return self.foundation_cards
+        lay, piles = self.layout, self.piles
+        left = sum(len(piles[i]) for r in (lay.tableau, lay.reserves, lay.cells) for i in r)
+        return self._goal - left
+
     def is_won(self) -> bool:
-        return self.foundation_cards == self._total
+        return self.cards_done == self._goal
 
     def status(self, moves: list[RawMove] | None = None) -> str:
         """``"won"``, ``"lost"`` or ``"playing"``.
@@ -368,14 +385,20 @@ class Position:
 
     def _fits_tableau(self, c: int, top: int) -> bool:
         """Card ``c`` may be built on the tableau card ``top``."""
-        if _RANK[top] != _RANK[c] + 1:
-            return False
         b = self._build
+        if b is Build.NONE or _RANK[top] != _RANK[c] + 1:
+            return False
         if b is Build.DOWN_ANY_SUIT:
             return True
         if b is Build.DOWN_ALTERNATE_COLOURS:
             return _RED[top] != _RED[c]
         return _SUIT[top] == _SUIT[c]
+
+    def _fits_waste(self, c: int) -> bool:
+        """The face-up card ``c`` may go onto the waste (:class:`~reussite.rules.WasteTakes`):
+        one rank above or below its top card, any suit, no wrapping."""
+        waste = self.piles[self.layout.waste]
+        return bool(waste) and bool(c & UP) and abs(_RANK[waste[-1]] - _RANK[c]) == 1
 
     def _foundation_slots(self, mask: int) -> dict[int, list[int]]:
         """The foundations that take a card now (one-card foundations), keyed by the card's
@@ -490,6 +513,8 @@ class Position:
             else:
                 for j in slots.get(p[-1] & key, no_slot):
                     out.append((i, j, 1))
+            if self._waste_takes and self._fits_waste(p[-1]):
+                out.append((i, lay.waste, 1))
         if self._stock_refusal() is None:
             out.append(STOCK_RAW)
         return out
@@ -651,7 +676,7 @@ class Position:
         s, d = piles[src], piles[dst]
         if skind == "stock":
             return "Cards cannot be taken from the stock: click it to deal"
-        if dkind in ("stock", "waste"):
+        if dkind == "stock" or dkind == "waste" and not self._waste_takes:
             return f"Nothing can be placed on the {dkind}"
         if src == dst:
             return "A card cannot move onto its own pile"
@@ -665,6 +690,8 @@ class Position:
             return f"There are only {len(s)} cards on {lay.ids[src]}"
         if any(not c & UP for c in s[-n:]):
             return "A face-down card cannot move"
+        if dkind == "waste":
+            return self._waste_refusal(skind, n, d)
         fnd = rules.foundations
         if dkind == "reserve":
             if skind == "reserve":
@@ -702,6 +729,15 @@ class Position:
             return self._tableau_refusal(c, d)
         return "That move is not allowed"
 
+    def _waste_refusal(self, skind: str, n: int, d: list[int]) -> str:
+        if skind != "tableau":
+            return "Only a tableau pile's top card may go onto the waste"
+        if n != 1:
+            return "Cards go onto the waste one at a time"
+        if not d:
+            return "The waste is empty: turn a card from the stock first"
+        return "A card goes onto the waste one rank above or below its top card"
+
     def _foundation_refusal(self, skind: str, n: int, c: int, s: list[int],
                             d: list[int]) -> str:
         if self._ftakes is FoundationTakes.COMPLETE_SUIT:
@@ -726,6 +762,8 @@ class Position:
         return "A foundation builds up one rank at a time, from Ace to King"
 
     def _tableau_refusal(self, c: int, d: list[int]) -> str:
+        if self._build is Build.NONE and d:
+            return "Nothing is ever built on the tableau in this game"
         if not d:
             if self._space_king:
                 return "Only a King or a run led by a King can fill a space"

@@ -19,6 +19,7 @@ class Build(Enum):
     DOWN_ANY_SUIT = "down, any suit"
     DOWN_ALTERNATE_COLOURS = "down, alternating colours"
     DOWN_SAME_SUIT = "down, same suit"
+    NONE = "nothing: no card is ever placed on a tableau pile"
 
 
 class Unit(Enum):
@@ -54,6 +55,15 @@ class StockAction(Enum):
     DEAL_TO_RESERVE = "deal one card face up onto each reserve pile"
     DRAW_TO_WASTE = "turn cards face up onto the waste"
     NONE = "there is no stock: every card is dealt at the start"
+
+
+class WasteTakes(Enum):
+    """What the waste accepts besides the cards turned from the stock: the top card of a
+    tableau pile, one at a time, when it fits the waste's top card."""
+
+    NOTHING = "nothing: only the stock's cards reach the waste"
+    UP_OR_DOWN = ("a card one rank above or below its top card, any suit, without wrapping"
+                  " (nothing on a King but a Queen, nothing on an Ace but a 2)")
 
 
 class DealNumbers(Enum):
@@ -120,6 +130,10 @@ class Stock:
     redeal: Redeal = Redeal.NONE
     redeals: int | None = 0
     """How many times the stock may be formed again; ``None``: any number of times."""
+    waste_takes: WasteTakes = WasteTakes.NOTHING
+    """What the waste accepts from the tableau (DRAW_TO_WASTE)."""
+    first_to_waste: bool = False
+    """At the deal, one card is turned from the stock onto the waste (DRAW_TO_WASTE)."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +176,19 @@ class GameRules:
     @property
     def has_waste(self) -> bool:
         return self.stock.action is StockAction.DRAW_TO_WASTE
+
+    @property
+    def clears_to_win(self) -> bool:
+        """A game without foundations is won when the tableau, the reserves and the cells are
+        empty (the stock and the waste may still hold cards)."""
+        return self.foundations.count == 0
+
+    @property
+    def layout_cards(self) -> int:
+        """The cards dealt onto the tableau and the reserves."""
+        patterns = (*(self.tableau.piles if self.tableau else ()),
+                    *(self.reserve.piles if self.reserve else ()))
+        return sum(len(p) for p in patterns)
 
     @property
     def hides_cards(self) -> bool:

@@ -23,7 +23,8 @@ class Table:
         if number is not None:
             url += f"?number={number}"
         self.page.goto(url)
-        self.page.wait_for_selector("#game[data-version] .pile-foundation")
+        # the table is drawn (any pile: Golf has no foundation, Leap Year no tableau)
+        self.page.wait_for_selector("#game[data-version] .pile")
         if number is not None:
             self.page.wait_for_function(
                 f"() => document.querySelector('#game').dataset.number === '{number}'")

@@ -108,6 +108,16 @@ def test_the_classics_deals_show_their_piles_face_up_and_down(
     assert sorted(every_card(piles)) == sorted(every_card(deal_json(game_id, 2, capsys)["piles"]))
 
 
+def test_golf_deal_shows_7_piles_of_5_face_up_one_card_on_the_waste_and_16_in_stock(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    piles = deal_json("golf", 1, capsys)["piles"]
+    assert [ups(p) for p in kind(piles, "tableau")] == [[True] * 5] * 7
+    assert ups(piles["waste"]) == [True]
+    assert len(piles["stock"]) == 16 and not any(ups(piles["stock"]))
+    assert kind(piles, "foundation") == [] and kind(piles, "cell") == []
+    assert len(set(every_card(piles))) == 52
+
+
 def test_deal_refuses_an_unknown_game_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deal", "leapyear", "--number", "1", "--json"]) == 2
     err = capsys.readouterr().err
@@ -181,6 +191,10 @@ GOLDEN = {
         "KH 5H QC 9H 2D 2C 7D 2H QS 8C | 4C TC 6D 8H 7H",
     ("forty-thieves", 1):
         "4H 4S QD 9D 4C TD AD 2C 6C 3S | 7S 5D 9C 5S 2S",
+    ("golf", 0):
+        "TH 4C 6S AD 5S 3D 2S | KD QC 8S 9D 7S",
+    ("golf", 1):
+        "TD KD KS 6C AH 2S 4D | 5D JD 2H 3S KH",
 }
 
 

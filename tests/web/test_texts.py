@@ -20,6 +20,7 @@ from reussite.rules import (
     Space,
     StockAction,
     Unit,
+    WasteTakes,
 )
 from reussite.web.texts import (
     LANGUAGES,
@@ -287,7 +288,9 @@ def test_introduction_names_the_game_and_its_difficulty(game_id: str, lang: str)
 
 def key_numbers(rules: GameRules) -> set[int]:
     """The counts a player needs, read from the declaration: cards, piles, deal, stock."""
-    numbers = {rules.cards, rules.foundations.count}
+    numbers = {rules.cards}
+    if rules.foundations.count:
+        numbers.add(rules.foundations.count)
     dealt = 0
     if rules.tableau is not None:
         numbers.add(len(rules.tableau.piles))
@@ -320,6 +323,7 @@ def test_key_numbers_are_the_declared_ones() -> None:
     assert key_numbers(get_game("minerva")) == {52, 4, 7, 28, 1, 11, 13}
     assert key_numbers(get_game("freecell")) == {52, 4, 8}
     assert key_numbers(get_game("scorpion")) == {52, 4, 7, 49, 3}
+    assert key_numbers(get_game("golf")) == {52, 7, 35, 17}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -410,6 +414,18 @@ WORDS: dict[str, dict[str, str]] = {
                         "ru": r"\bкорол\w*\b[^.]*\bвниз\b"},
     "microsoft": {"en": r"\bWindows FreeCell\b", "fr": r"\bFreeCell de Windows\b",
                   "ru": r"\bиз Windows\b"},
+    "no build": {"en": r"\bnothing is ever built\b", "fr": r"\bne construit jamais\b",
+                 "ru": r"\bникогда не кладут\b"},
+    # the waste, where it takes tableau cards; winning without foundations
+    "up or down": {"en": r"\bone rank above or below\b",
+                   "fr": r"\bd.un rang au-dessus ou au-dessous\b",
+                   "ru": r"\bна одно значение старше или младше\b"},
+    "first to waste": {"en": r"\bturned onto the waste\b", "fr": r"\bretournée sur la défausse\b",
+                       "ru": r"\bоткрывают в сброс\b"},
+    "no wrap": {"en": r"\bdo not wrap\b", "fr": r"\bne s.enchaînent pas\b",
+                "ru": r"\bне замыка"},
+    "clear win": {"en": r"\bpiles are empty\b", "fr": r"\bpiles\b[^.]*\bsont vides\b",
+                  "ru": r"\bстоп\w* табло пусты\b"},
 }
 
 
@@ -424,20 +440,27 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
         needs.append((stock, "not while empty"))
     if st.skip_empty_piles:
         needs.append(("reserve", "stays empty"))
+    if st.waste_takes is WasteTakes.UP_OR_DOWN:
+        needs += [(stock, "up or down"), (stock, "no wrap")]
+    if st.first_to_waste:
+        needs.append(("layout", "first to waste"))
     takes = {FoundationTakes.UP_ANY_SUIT: "any suit", FoundationTakes.UP_IN_SUIT: "in suit",
              FoundationTakes.COMPLETE_SUIT: "whole suit"}
-    needs.append(("foundations", takes[fnd.takes]))
-    if fnd.gives_back:
+    if not fnd.count:
+        needs.append(("winning", "clear win"))
+    elif fnd.gives_back:
         needs.append(("foundations", "comes back"))
     elif fnd.between:
         needs.append(("foundations", "between"))
     else:
         needs.append(("foundations", "never back"))
+    if fnd.count:
+        needs.append(("foundations", takes[fnd.takes]))
     if rules.tableau is not None:
         tab = rules.tableau
         needs.append(("tableau", SPACES[tab.space]))
         builds = {Build.DOWN_ANY_SUIT: "any suit", Build.DOWN_SAME_SUIT: "in suit",
-                  Build.DOWN_ALTERNATE_COLOURS: "alternating"}
+                  Build.DOWN_ALTERNATE_COLOURS: "alternating", Build.NONE: "no build"}
         needs.append(("tableau", builds[tab.build]))
         units = {Unit.SINGLE_CARD: "one at a time", Unit.ANY_FACE_UP: "any face-up"}
         if tab.unit in units:
@@ -458,7 +481,8 @@ def contradicting_phrases(rules: GameRules) -> list[tuple[str, str]]:
     """(section, phrase key) pairs that would state a rule the declaration does not have."""
     st, fnd = rules.stock, rules.foundations
     stock = "stock_waste" if rules.has_waste else "stock"
-    wrong = [("foundations", "never back" if fnd.gives_back else "comes back")]
+    wrong = [("foundations", "never back" if fnd.gives_back else "comes back")] if fnd.count \
+        else []
     if rules.has_waste:
         wrong.append((stock, "draw 3" if st.draw == 1 else "draw 1"))
     else:
@@ -538,6 +562,11 @@ def test_rule_phrases_follow_the_declaration() -> None:
     assert {("tableau", "one at a time"), ("stock_waste", "draw 1"),
             ("stock_waste", "redeals 0")} <= set(rule_phrases(get_game("forty-thieves")))
     assert ("stock", "redeals 0") not in rule_phrases(get_game("yukon"))
+    assert {("tableau", "no build"), ("tableau", "no space"), ("tableau", "one at a time"),
+            ("stock_waste", "up or down"), ("stock_waste", "no wrap"),
+            ("layout", "first to waste"), ("winning", "clear win")} <= set(
+        rule_phrases(get_game("golf")))
+    assert not any(key == "foundations" for key, _ in rule_phrases(get_game("golf")))
 
 
 def test_loader_docstring_examples_run() -> None:

@@ -21,7 +21,7 @@ FORTY_THIEVES = GameRules(
     foundations=Foundations(count=8, takes=FoundationTakes.UP_IN_SUIT),
     stock=Stock(action=StockAction.DRAW_TO_WASTE, draw=1),
     difficulty="difficult",
-    related=("freecell", "bakers-dozen"),
+    related=("freecell", "bakers-dozen", "golf"),
     notes=("Any Ace goes to an empty foundation (two foundations per suit).",
            "The stock is gone through once: no redeal.",
            "A foundation's card never comes back.",),

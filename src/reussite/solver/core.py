@@ -52,7 +52,15 @@ from typing import Any, Literal
 
 from reussite.cards import build_deck
 from reussite.engine import Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, Redeal, StockAction, Unit
+from reussite.rules import (
+    Build,
+    FoundationTakes,
+    GameRules,
+    Redeal,
+    StockAction,
+    Unit,
+    WasteTakes,
+)
 
 _core: types.ModuleType | None
 try:
@@ -64,7 +72,8 @@ MAX_TABLE_BYTES = 3 << 30
 """The transposition table's memory bound per search (16 bytes a position): past it, the search
 answers ``unknown``."""
 
-_BUILD = {Build.DOWN_ANY_SUIT: 0, Build.DOWN_ALTERNATE_COLOURS: 1, Build.DOWN_SAME_SUIT: 2}
+_BUILD = {Build.DOWN_ANY_SUIT: 0, Build.DOWN_ALTERNATE_COLOURS: 1, Build.DOWN_SAME_SUIT: 2,
+          Build.NONE: 3}
 _TAKES = {FoundationTakes.COMPLETE_SUIT: 0, FoundationTakes.UP_IN_SUIT: 1,
           FoundationTakes.UP_ANY_SUIT: 2}
 _ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
@@ -72,6 +81,7 @@ _ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
 _UNIT = {Unit.SAME_SUIT_RUN: 0, Unit.ALTERNATING_RUN: 1, Unit.SINGLE_CARD: 2,
          Unit.ANY_FACE_UP: 3}
 _REDEAL = {Redeal.NONE: 0, Redeal.TURN_WASTE: 1, Redeal.GATHER_RESERVES: 2}
+_WASTE = {WasteTakes.NOTHING: 0, WasteTakes.UP_OR_DOWN: 1}
 Status = Literal["won", "lost", "unknown"]
 STATUS: tuple[Status, Status, Status] = ("won", "lost", "unknown")
 
@@ -118,6 +128,7 @@ def spec_of(pos: Position) -> Spec:
         int(bool(rules.reserve and rules.reserve.to_tableau)),
         _ACTION[st.action], st.draw, int(st.not_while_empty_pile), int(st.skip_empty_piles),
         _REDEAL[st.redeal], -1 if st.redeals is None else st.redeals, rules.cards, stock_rows,
+        _WASTE[st.waste_takes], rules.layout_cards if rules.clears_to_win else rules.cards,
         tuple(copies),
     )
     _SPECS[rules.id] = spec

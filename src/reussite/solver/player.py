@@ -126,7 +126,7 @@ def progress_mark(pos: Position) -> tuple[int, int, int]:
     can only go down for good (turning the stock round changes none of them)."""
     waste = pos.layout.waste
     down = sum(1 for p in pos.piles[1:] for c in p if not c & UP)
-    return (-pos.foundation_cards, down,
+    return (-pos.cards_done, down,
             len(pos.piles[0]) + (len(pos.piles[waste]) if waste >= 0 else 0))
 
 
@@ -234,5 +234,5 @@ def play_game(pos: Position, player: Player, *, max_moves: int, patience: int) -
         referee.moved(pos)
     won = pos.is_won()
     return Game("won" if won else "lost", len(pos.history), player.states,
-                time.process_time() - start, "won" if won else ending, pos.foundation_cards,
+                time.process_time() - start, "won" if won else ending, pos.cards_done,
                 referee.detours, line)

@@ -106,7 +106,7 @@ def _room(pos: Position) -> int:
     """The most progress still possible (as :func:`.search._progress` counts it): every card
     not home sent home (2 each), every face-down card turned up (1 each)."""
     down = sum(1 for p in pos.piles[1:] for c in p if not c & UP)
-    return 2 * (pos.rules.cards - pos.foundation_cards) + down
+    return 2 * (pos.rules.cards - pos.cards_done) + down
 
 
 def _value(sample: Position, step: Step, effort: Effort, seconds: float | None,

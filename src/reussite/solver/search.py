@@ -118,7 +118,16 @@ from typing import Literal
 
 from reussite.cards import UP, build_deck
 from reussite.engine import STOCK_CLICK, STOCK_RAW, Move, Position, RawMove
-from reussite.rules import Build, FoundationTakes, GameRules, Redeal, Space, StockAction, Unit
+from reussite.rules import (
+    Build,
+    FoundationTakes,
+    GameRules,
+    Redeal,
+    Space,
+    StockAction,
+    Unit,
+    WasteTakes,
+)
 from reussite.solver import core
 
 Status = Literal["won", "lost", "unknown"]
@@ -130,6 +139,8 @@ _RANK = [(v & 63) >> 2 for v in range(128)]
 _SUIT = [v & 3 for v in range(128)]
 _RED = [int((v & 3) in (1, 2)) for v in range(128)]
 _SEP = b"\x80"
+_LAYOUT = ("tableau", "reserve", "cell")
+"""The piles a game without foundations must empty."""
 _NO_SUIT = bytes(c & ~3 for c in range(256))
 """Card bytes without their suit (a key where suits never matter)."""
 
@@ -174,6 +185,17 @@ class GameKnowledge:
         self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
         self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
         self.no_space = bool(rules.tableau and rules.tableau.space is Space.NONE)
+        # A game without foundations is won with cards left in the stock (Golf).
+        self.clear_win = rules.clears_to_win
+        # A waste that takes tableau cards: a click changes which of them it takes, so clicks
+        # are searched as moves of their own, not only before a move of the waste's card.
+        self.waste_macros = self.waste >= 0 and st.waste_takes is WasteTakes.NOTHING
+        # The waste's cards never leave it (no foundation, cell or tableau pile takes them, no
+        # redeal turns it over): only its top card matters to what follows.
+        self.waste_sink = bool(
+            self.waste >= 0 and not self.waste_macros and st.redeal is Redeal.NONE
+            and not lay.foundations and not lay.cells and self.build is Build.NONE
+            and self.no_space)
         # Draw one, turned over without limit: the stock and waste are one cycle of cards.
         self.stock_cycle = (st.action is StockAction.DRAW_TO_WASTE and st.draw == 1
                             and st.redeals is None and rules.packs == 1)
@@ -236,7 +258,9 @@ class GameKnowledge:
                                + [64 + cut]))
         elif self.stock_reformed:
             parts.append(self.card_bytes(stock))
-            if self.waste >= 0:
+            if self.waste_sink:
+                parts.append(bytes(piles[self.waste][-1:]))
+            elif self.waste >= 0:
                 parts.append(bytes(piles[self.waste]))
             if self.limited_redeals:
                 parts.append(bytes((pos.redeals_used,)))
@@ -541,7 +565,7 @@ class GameKnowledge:
 
     def fits(self, c: int, top: int) -> bool:
         """Card ``c`` may sit on ``top`` in the tableau."""
-        if _RANK[top] != _RANK[c] + 1:
+        if self.build is Build.NONE or _RANK[top] != _RANK[c] + 1:
             return False
         if self.build is Build.DOWN_ALTERNATE_COLOURS:
             return _RED[top] != _RED[c]
@@ -567,7 +591,7 @@ class GameKnowledge:
         homes: set[tuple[int, int, int]] = set()
         moves = pos.raw_moves()
         for m in moves:
-            if m[0] == STOCK_CLICK and self.waste >= 0 and macros:
+            if m[0] == STOCK_CLICK and self.waste_macros and macros:
                 continue
             score = self.score(pos, m, last, first_cell, first_space, homes, idle)
             if score is None:
@@ -575,7 +599,7 @@ class GameKnowledge:
             if score >= SAFE:
                 return [(m,)]
             scored.append((score, (m,)))
-        if macros and self.waste >= 0 and STOCK_RAW in moves:
+        if macros and self.waste_macros and STOCK_RAW in moves:
             self.macro_children(pos, scored, first_cell, first_space)
         scored.sort(key=lambda sm: -sm[0])
         if scored and scored[0][0] >= SAFE:
@@ -820,9 +844,11 @@ class Budget:
 
 
 def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
-    """Cards turned up by the player's moves (not by deals) plus cards sent home (x2), over
-    the last ``steps`` moves."""
+    """Cards turned up by the player's moves (not by deals) plus cards sent home (x2; in a
+    game without foundations, cards put away off the tableau, reserves and cells), over the
+    last ``steps`` moves."""
     gain = 0
+    clear = pos.rules.clears_to_win
     for _, ops in pos.history[-steps:]:
         prev: tuple[int, ...] = ()
         for op in ops:
@@ -831,6 +857,8 @@ def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
                     gain += 2 * op[3]
                 elif kinds[op[1]] == "foundation":
                     gain -= 2 * op[3]
+                elif clear and (kinds[op[1]] in _LAYOUT) != (kinds[op[2]] in _LAYOUT):
+                    gain += 2 * op[3] if kinds[op[1]] in _LAYOUT else -2 * op[3]
             elif op[0] == 1 and prev and prev[0] == 0 and prev[1] == op[1] \
                     and kinds[op[1]] != "stock":
                 gain += 1
@@ -950,7 +978,8 @@ def _search(pos: Position, info: GameKnowledge, budget: Budget, states: int, cap
             step = steps[i]
             for m in step:
                 pos.push_raw(m)
-            if not pos.piles[0] and pos.is_won():  # a win needs an empty stock
+            # a win needs an empty stock, but in a game without foundations
+            if (not pos.piles[0] or info.clear_win) and pos.is_won():
                 path.append(step)
                 status = "won"
                 break
@@ -1028,7 +1057,7 @@ def is_stuck(pos: Position, max_states: int = 20_000, engine: str = "auto") -> b
     if not pos.raw_moves():
         return not pos.is_won()
     info = knowledge(pos)
-    home = pos.foundation_cards
+    home = pos.cards_done
     depth0 = len(pos.history)
     seen: set[bytes] = {info.key(pos, cycle=False)}
     stack: list[list[RawMove]] = [pos.raw_moves()]
@@ -1050,7 +1079,7 @@ def is_stuck(pos: Position, max_states: int = 20_000, engine: str = "auto") -> b
             if m[0] == STOCK_CLICK and pos.piles[0] and info.waste < 0:
                 return False  # a deal onto piles puts new cards in play
             pos.push_raw(m)
-            changed = pos.foundation_cards > home or pos.is_won() or any(
+            changed = pos.cards_done > home or pos.is_won() or any(
                 op[0] == 1 and info.kinds[op[1]] in ("tableau", "reserve")
                 for op in pos.history[-1][1])
             if changed:

@@ -89,6 +89,8 @@ BLURBS = {
                    " Yukon."),
     "forty-thieves": N_("Two packs, ten piles built in suit, one card at a time, one pass"
                         " through the stock."),
+    "golf": N_("Seven piles face up, played onto the waste one rank up or down, any suit:"
+               " plan the longest chain before turning the stock."),
 }
 """A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 

@@ -205,7 +205,7 @@ static int beam_stage(Pos *p, Ctx *cx, Beam *cur, long long reach, long long *st
             if (m.s < 0) continue; /* the deal ends the stage */
             if (beam_skip(p, m)) continue;
             if (push_move(p, m)) { result = -1; goto end; }
-            if (!p->len[0] && is_won(p)) {
+            if (won_after_move(p)) {
                 if (node_line(&st, cur, nd, &path, won, 1, m)) result = -1;
                 else result = 1;
                 goto end;
@@ -319,7 +319,7 @@ static int beam_try(Pos *root, Ctx *cx, int width, long long reach, const Budget
             Cand *c = &next.v[i];
             snap_read(p, c->snap);
             if (!p->len[0] || push_move(p, (Move){-1, -1, 0})) continue;
-            if (!p->len[0] && is_won(p)) {
+            if (won_after_move(p)) {
                 won->n = 0;
                 for (int q = 0; q < c->linelen; q++) line_add(won, c->line[q]);
                 line_add(won, (Move){-1, -1, 0});

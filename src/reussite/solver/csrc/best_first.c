@@ -173,7 +173,7 @@ static int kbest_try(Pos *root, Ctx *cx, Table *tab, const int *w, uint64_t salt
             for (int q = 0; q < ch.clicks && !bad; q++, steps++) bad = push_move(p, click);
             if (!bad) { bad = push_move(p, ch.m); steps++; }
             if (bad) { result = -1; goto end; }
-            if (!p->len[0] && is_won(p)) {
+            if (won_after_move(p)) {
                 result = knode_line(&st, nd, ch.clicks, ch.m, won) ? -1 : 1;
                 goto end;
             }

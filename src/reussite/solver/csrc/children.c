@@ -376,7 +376,7 @@ static int children(const Pos *p, const Mode *md, const Last *last, Kids *out, M
     for (int q = 0; q < nm; q++) {
         Move m = buf[q];
         if (m.s < 0) has_stock = 1;
-        if (m.s < 0 && sp->waste >= 0) continue;
+        if (m.s < 0 && sp->waste_macros) continue;
         if (cover >= 0 && m.d != cover) continue;
         int sc = score_move(p, m, last, first_cell, first_space, homes, &nh);
         if (sc == INT32_MIN) continue;
@@ -394,7 +394,7 @@ static int children(const Pos *p, const Mode *md, const Last *last, Kids *out, M
         }
         if (kids_add(out, 0, m, sc)) return -1;
     }
-    if (sp->waste >= 0 && has_stock && macro_children(p, md, &av, out, first_space)) return -1;
+    if (sp->waste_macros && has_stock && macro_children(p, md, &av, out, first_space)) return -1;
     if (cover >= 0) {
         int k = start;
         for (int q = start; q < out->n; q++)

@@ -111,8 +111,14 @@ static int spent(const Budget *b, long long states) {
 
 /* ------------------------------------------------------------------ the search */
 
-/* search.py _progress: cards turned up by the player's moves, cards sent home (x2), over the
-   moves played from move index `from` on. */
+/* A tableau, reserve or cell pile: the piles a game without foundations must empty. */
+static inline int in_layout(const Spec *sp, int i) {
+    return sp->kind[i] == K_TABLEAU || sp->kind[i] == K_RESERVE || sp->kind[i] == K_CELL;
+}
+
+/* search.py _progress: cards turned up by the player's moves, cards sent home (x2; in a game
+   without foundations, cards put away off the tableau, reserves and cells), over the moves
+   played from move index `from` on. */
 static int progress_since(const Pos *p, int from) {
     const Spec *sp = p->sp;
     int gain = 0;
@@ -123,6 +129,8 @@ static int progress_since(const Pos *p, int from) {
             if (o->op == OP_TRANSFER) {
                 if (sp->kind[o->b] == K_FOUNDATION) gain += 2 * o->n;
                 else if (sp->kind[o->a] == K_FOUNDATION) gain -= 2 * o->n;
+                else if (sp->clear_win && in_layout(sp, o->a) != in_layout(sp, o->b))
+                    gain += in_layout(sp, o->a) ? 2 * o->n : -2 * o->n;  /* put away, or back */
             } else if (o->op == OP_FLIP && k > start) {
                 const Op *pr = &p->ops[k - 1];
                 if (pr->op == OP_TRANSFER && pr->a == o->a && sp->kind[o->a] != K_STOCK) gain += 1;

@@ -45,7 +45,7 @@ static int search_round(Pos *p, Ctx *cx, const Budget *bud, long long *states, l
             if (push_move(p, click)) goto oom;
         if (push_move(p, ch.m)) goto oom;
         int steps = ch.clicks + 1;
-        if (!p->len[0] && is_won(p)) {
+        if (won_after_move(p)) {
             status = ST_WON;
             if (current_line(p, depth0, won_line)) goto oom;
             break;

@@ -71,7 +71,10 @@ static Key pos_key_cut(const Pos *p, int cycle) {
         addk(&k, cut, cut, 1009);
     } else if (sp->stock_reformed) {
         addk(&k, p->h1[0], p->h2[0], 1001);
-        if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
+        if (sp->waste_sink) {
+            uint64_t w = p->len[sp->waste] ? (uint64_t)top(p, sp->waste) + 1 : 0;
+            addk(&k, w, w, 1010);
+        } else if (sp->waste >= 0) addk(&k, p->h1[sp->waste], p->h2[sp->waste], 1002);
         if (sp->limited_redeals) addk(&k, (uint64_t)p->redeals_used, (uint64_t)p->redeals_used, 1003);
     } else {
         addk(&k, (uint64_t)p->len[0], (uint64_t)p->len[0], 1004);

@@ -21,7 +21,8 @@
 #define RED(c) (SUIT(c) == 1 || SUIT(c) == 2)
 
 enum { K_STOCK, K_WASTE, K_FOUNDATION, K_CELL, K_RESERVE, K_TABLEAU };
-enum { B_ANY, B_ALT, B_SAME };
+enum { B_ANY, B_ALT, B_SAME, B_NONE };
+enum { W_NOTHING, W_UP_OR_DOWN };  /* rules.WasteTakes */
 enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
 enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE, A_NONE };
 enum { U_SUIT, U_ALT, U_SINGLE, U_ANY_UP };  /* rules.Unit */
@@ -37,11 +38,17 @@ typedef struct {
     int build, unit, unit_suit, space_king, space_none, limited, ftakes, gives_back, between, auto_collect, res_to_tab;
     int action, draw, not_while_empty, skip_empty, redeal, redeals, total;
     int stock_rows;       /* rows the stock deals onto the tableau from the deal (Spider 5) */
+    int waste_takes;      /* rules.WasteTakes: the tableau's top cards the waste accepts */
+    int goal;             /* cards to put away to win: all (foundations), or those dealt onto
+                             the tableau and reserves (a game without foundations) */
     int copies[64];
     /* derived */
     int deals_to_tableau, deals_to_piles, stock_reformed, limited_redeals, safe_foundation;
     int waste_safe, unlimited, stock_cycle, stock_turns, reserve_only, packs;
     int order_bound;      /* the order bound applies (Klondike-type games, see order_lost) */
+    int clear_win;        /* no foundations: won when the tableau, reserves and cells are empty */
+    int waste_sink;       /* the waste's cards never leave it: only its top card matters */
+    int waste_macros;     /* children: stock clicks only before a move of the waste's card */
     int zmask;            /* the bits of a card that the key sees (ranks only: suits never matter) */
     int rank_copies[14];
 } Spec;
@@ -229,7 +236,7 @@ static int run_length(const Pos *p, int i) {
 }
 
 static inline int fits(const Spec *sp, int c, int t) {
-    if (RANK(t) != RANK(c) + 1) return 0;
+    if (sp->build == B_NONE || RANK(t) != RANK(c) + 1) return 0;
     if (sp->build == B_ANY) return 1;
     if (sp->build == B_ALT) return RED(t) != RED(c);
     return SUIT(t) == SUIT(c);
@@ -391,6 +398,11 @@ static int raw_moves(const Pos *p, Move *out) {
             for (int j = f0; j < f1; j++)
                 if (accepts(p, j, c)) ADD(i, j, 1);
         }
+        if (sp->waste_takes != W_NOTHING && p->len[sp->waste]) {
+            int c = top(p, i), w = top(p, sp->waste);
+            if ((c & UPF) && (RANK(c) == RANK(w) + 1 || RANK(c) + 1 == RANK(w)))
+                ADD(i, sp->waste, 1);
+        }
     }
     if (stock_allowed(p)) ADD(-1, -1, 0);
     return n;
@@ -503,4 +515,22 @@ static inline int last_ops(const Pos *p) {
     return p->nops - p->mstart[p->nmoves - 1];
 }
 
-static inline int is_won(const Pos *p) { return p->fcards == p->sp->total; }
+/* The cards put away for good (engine.py cards_done): on the foundations, or, in a game
+   without foundations, off the tableau, reserves and cells. */
+static int home_cards(const Pos *p) {
+    const Spec *sp = p->sp;
+    if (!sp->clear_win) return p->fcards;
+    int left = 0;
+    for (int i = 0; i < sp->npiles; i++)
+        if (sp->kind[i] == K_TABLEAU || sp->kind[i] == K_RESERVE || sp->kind[i] == K_CELL)
+            left += p->len[i];
+    return sp->goal - left;
+}
+
+static inline int is_won(const Pos *p) { return home_cards(p) == p->sp->goal; }
+
+/* Won, tested where the search tests it: after a move, only with an empty stock where the
+   foundations must hold every card. */
+static inline int won_after_move(const Pos *p) {
+    return (!p->len[0] || p->sp->clear_win) && is_won(p);
+}

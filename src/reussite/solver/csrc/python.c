@@ -24,9 +24,10 @@ static int parse_settings(PyObject *o, Settings *set) {
 static int parse_spec(PyObject *o, Spec *sp) {
     /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit, space_king, space_none,
         limited, ftakes, gives_back, between, auto_collect, res_to_tab, action, draw,
-        not_while_empty, skip_empty, redeal, redeals, total, stock_rows, copies(64 ints)) */
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 29) {
-        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 29 items");
+        not_while_empty, skip_empty, redeal, redeals, total, stock_rows, waste_takes, goal,
+        copies(64 ints)) */
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 31) {
+        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 31 items");
         return -1;
     }
     int *fields[] = {&sp->npiles, &sp->waste, &sp->f0, &sp->nf, &sp->c0, &sp->nc, &sp->r0,
@@ -34,14 +35,15 @@ static int parse_spec(PyObject *o, Spec *sp) {
                      &sp->space_none, &sp->limited,
                      &sp->ftakes, &sp->gives_back, &sp->between, &sp->auto_collect,
                      &sp->res_to_tab, &sp->action, &sp->draw, &sp->not_while_empty,
-                     &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total, &sp->stock_rows};
-    for (int i = 0; i < 28; i++) {
+                     &sp->skip_empty, &sp->redeal, &sp->redeals, &sp->total, &sp->stock_rows,
+                     &sp->waste_takes, &sp->goal};
+    for (int i = 0; i < 30; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (v == -1 && PyErr_Occurred()) return -1;
         *fields[i] = (int)v;
     }
     sp->unit_suit = sp->unit == U_SUIT;
-    PyObject *cp = PyTuple_GET_ITEM(o, 28);
+    PyObject *cp = PyTuple_GET_ITEM(o, 30);
     if (!PyTuple_Check(cp) || PyTuple_GET_SIZE(cp) != 64) {
         PyErr_SetString(PyExc_ValueError, "spec: copies is a tuple of 64 ints");
         return -1;
@@ -61,6 +63,12 @@ static int parse_spec(PyObject *o, Spec *sp) {
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++) sp->kind[i] = K_CELL;
     for (int i = sp->r0; i < sp->r0 + sp->nr; i++) sp->kind[i] = K_RESERVE;
     for (int i = sp->t0; i < sp->t0 + sp->nt; i++) sp->kind[i] = K_TABLEAU;
+    sp->clear_win = sp->nf == 0;
+    /* the waste's cards never leave it (Golf): the key holds its top card alone */
+    sp->waste_sink = sp->waste >= 0 && sp->waste_takes != W_NOTHING && sp->redeal == R_NONE &&
+                     sp->nf == 0 && sp->nc == 0 && sp->build == B_NONE && sp->space_none;
+    /* clicks then a waste move (macro_children) only where a click changes nothing else */
+    sp->waste_macros = sp->waste >= 0 && sp->waste_takes == W_NOTHING;
     sp->deals_to_tableau = sp->action == A_DEAL_TABLEAU;
     sp->deals_to_piles = sp->action == A_DEAL_TABLEAU || sp->action == A_DEAL_RESERVE;
     sp->stock_reformed = sp->action == A_DRAW_WASTE || sp->redeals != 0;

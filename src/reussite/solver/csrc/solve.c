@@ -265,7 +265,7 @@ static int stuck(Pos *p, long long max_states) {
     if (!buf) return -1;
     int nm = raw_moves(p, buf);
     if (!nm) { free(buf); return !is_won(p); }
-    int home = p->fcards;
+    int home = home_cards(p);
     int depth0 = p->nmoves;
     Table t;
     if (table_init(&t, 1 << 10, (size_t)1 << 30)) { free(buf); return -1; }
@@ -301,7 +301,7 @@ static int stuck(Pos *p, long long max_states) {
         if (m.s < 0 && !sp->stock_reformed) { result = 0; goto end; }
         if (m.s < 0 && p->len[0] && sp->waste < 0) { result = 0; goto end; }
         if (push_move(p, m)) { result = -1; goto end; }
-        int changed = p->fcards > home || is_won(p);
+        int changed = home_cards(p) > home || is_won(p);
         for (int k = p->mstart[p->nmoves - 1]; k < p->nops && !changed; k++) {
             Op *o = &p->ops[k];
             if (o->op == OP_FLIP && (sp->kind[o->a] == K_TABLEAU || sp->kind[o->a] == K_RESERVE))

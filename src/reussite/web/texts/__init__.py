@@ -52,12 +52,17 @@ _LANG_CODE = re.compile(r"[a-z]{2,3}")
 
 
 def sections_for(rules: GameRules) -> list[str]:
-    """The sections a game's text has, in order: cells and reserve only where the game has them.
+    """The sections a game's text has, in order: foundations, cells and reserve only where the
+    game has them.
 
     >>> sections_for(get_game("leap-year"))
     ['layout', 'foundations', 'reserve', 'stock', 'winning', 'tips']
+    >>> sections_for(get_game("golf"))
+    ['layout', 'tableau', 'stock_waste', 'winning', 'tips']
     """
-    sections = ["layout", "foundations"]
+    sections = ["layout"]
+    if rules.foundations.count:
+        sections.append("foundations")
     if rules.cells:
         sections.append("cells")
     if rules.reserve is not None:

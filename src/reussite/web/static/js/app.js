@@ -648,8 +648,10 @@ function finish() {
 /** The win: the cards cascade home, then the summary of the game. */
 async function celebrate(view) {
   const stats = api.stats().catch(() => null);
-  const foundations = [...pileEls].filter(([p]) => kindOf(p) === "foundation").map(([, e]) => e);
-  await cascade(foundations, speed());
+  // Where the cards went home: the foundations, or the waste of a game without any (Golf).
+  let homes = [...pileEls].filter(([p]) => kindOf(p) === "foundation").map(([, e]) => e);
+  if (!homes.length && pileEls.has("waste")) homes = [pileEls.get("waste")];
+  await cascade(homes, speed());
   if (state.view?.id !== view.id) return;
   showSummary(view, bestOf(await stats, view.game));
 }
