@@ -33,6 +33,7 @@ CLAIMS = {
     "klondike-draw-3": "81.945 % ± 0.084 % solvable (Blake & Gent); honest 36.97 % "
                        "(Bjarnason, Fern & Tadepalli)",
     "spider": "honest 48.7 % (expert human, no undo)",
+    "freecell": "Microsoft's deals 1-32,000: all winnable but #11982",
 }
 
 
