@@ -162,12 +162,27 @@ def _pattern_deal(patterns: tuple[str, ...], cards: list[int]) -> list[list[int]
     return piles
 
 
+def covers_of(rules: GameRules, lay: Layout) -> tuple[dict[int, tuple[int, ...]],
+                                                     dict[int, tuple[int, ...]]]:
+    """:attr:`~reussite.rules.Tableau.covers` by pile index: for each covered pile, the piles
+    covering it; for each covering pile, the piles it covers (both empty without covers)."""
+    covers = rules.tableau.covers if rules.tableau else ()
+    t = lay.tableau
+    covered_by = {t[i]: tuple(t[j] for j in js) for i, js in enumerate(covers) if js}
+    covering: dict[int, list[int]] = {}
+    for i, js in covered_by.items():
+        for j in js:
+            covering.setdefault(j, []).append(i)
+    return covered_by, {j: tuple(v) for j, v in covering.items()}
+
+
 class Position:
     """A position of one game: the piles, the redeals used, and the moves that led here."""
 
     __slots__ = ("rules", "number", "layout", "piles", "redeals_used", "history", "_total",
                  "_build", "_unit", "_unit_suit", "_space_king", "_space_none", "_limited",
-                 "_ftakes", "_fsuit", "_waste_takes", "_clear", "_goal")
+                 "_ftakes", "_fsuit", "_waste_takes", "_wrap", "_clear", "_goal", "_covered_by",
+                 "_covering")
 
     def __init__(self, rules: GameRules, number: int, piles: list[list[int]],
                  redeals_used: int = 0) -> None:
@@ -188,6 +203,9 @@ class Position:
         self._ftakes = rules.foundations.takes
         self._fsuit = self._ftakes is FoundationTakes.UP_IN_SUIT
         self._waste_takes = rules.stock.waste_takes is not WasteTakes.NOTHING
+        self._wrap = rules.stock.waste_takes is WasteTakes.UP_OR_DOWN_WRAP
+        # Tableau.covers, by pile index: the piles covering each pile, the piles each covers.
+        self._covered_by, self._covering = covers_of(rules, self.layout)
         self._clear = rules.clears_to_win
         self._goal = rules.layout_cards if self._clear else rules.cards
 
@@ -396,9 +414,17 @@ class Position:
 
     def _fits_waste(self, c: int) -> bool:
         """The face-up card ``c`` may go onto the waste (:class:`~reussite.rules.WasteTakes`):
-        one rank above or below its top card, any suit, no wrapping."""
+        one rank above or below its top card, any suit, King and Ace wrapping or not."""
         waste = self.piles[self.layout.waste]
-        return bool(waste) and bool(c & UP) and abs(_RANK[waste[-1]] - _RANK[c]) == 1
+        if not waste or not c & UP:
+            return False
+        gap = abs(_RANK[waste[-1]] - _RANK[c])
+        return gap == 1 or self._wrap and gap == 12
+
+    def is_covered(self, i: int) -> bool:
+        """Pile ``i`` is covered: a pile covering it (:attr:`~reussite.rules.Tableau.covers`)
+        still holds a card."""
+        return any(self.piles[j] for j in self._covered_by.get(i, ()))
 
     def _foundation_slots(self, mask: int) -> dict[int, list[int]]:
         """The foundations that take a card now (one-card foundations), keyed by the card's
@@ -472,9 +498,10 @@ class Position:
         limit = limit_space = 0
         if self._limited:
             limit, limit_space = self.run_limit(False), self.run_limit(True)
+        covered_by = self._covered_by
         for i in tableau:
             p = piles[i]
-            if not p:
+            if not p or i in covered_by and self.is_covered(i):
                 continue
             k = self._run_length(p)
             r0 = _RANK[p[-1]]
@@ -570,9 +597,28 @@ class Position:
             if s and not s[-1] & UP:
                 s[-1] |= UP
                 ops.append((FLIP, src))
+            if not s and src in self._covering:
+                self._uncover(src, ops)
         if self.rules.foundations.auto_collect:
             self._collect_suits(ops)
         self.history.append((raw, tuple(ops)))
+
+    def would_uncover(self, src: int) -> bool:
+        """Emptying pile ``src`` would turn up a face-down card that it covers."""
+        piles = self.piles
+        return any(piles[i] and not piles[i][-1] & UP
+                   and all(j == src or not piles[j] for j in self._covered_by[i])
+                   for i in self._covering.get(src, ()))
+
+    def _uncover(self, src: int, ops: list[tuple[int, ...]]) -> None:
+        """Pile ``src`` was just emptied: each face-down card it covered, now covered by no
+        pile, turns face up (a FLIP step of the same move)."""
+        piles = self.piles
+        for i in self._covering[src]:
+            p = piles[i]
+            if p and not p[-1] & UP and not self.is_covered(i):
+                p[-1] |= UP
+                ops.append((FLIP, i))
 
     def _click_stock(self, ops: list[tuple[int, ...]]) -> None:
         piles = self.piles
@@ -688,6 +734,8 @@ class Position:
             if len(s) == 1:
                 return f"There is only 1 card on {lay.ids[src]}"
             return f"There are only {len(s)} cards on {lay.ids[src]}"
+        if skind == "tableau" and self.is_covered(src):
+            return "A card covered by another card cannot move"
         if any(not c & UP for c in s[-n:]):
             return "A face-down card cannot move"
         if dkind == "waste":
@@ -736,6 +784,9 @@ class Position:
             return "Cards go onto the waste one at a time"
         if not d:
             return "The waste is empty: turn a card from the stock first"
+        if self._wrap:
+            return ("A card goes onto the waste one rank above or below its top card (a King"
+                    " on an Ace, an Ace on a King)")
         return "A card goes onto the waste one rank above or below its top card"
 
     def _foundation_refusal(self, skind: str, n: int, c: int, s: list[int],

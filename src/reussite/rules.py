@@ -64,6 +64,8 @@ class WasteTakes(Enum):
     NOTHING = "nothing: only the stock's cards reach the waste"
     UP_OR_DOWN = ("a card one rank above or below its top card, any suit, without wrapping"
                   " (nothing on a King but a Queen, nothing on an Ace but a 2)")
+    UP_OR_DOWN_WRAP = ("a card one rank above or below its top card, any suit, King and Ace"
+                       " wrapping (a King on an Ace, an Ace on a King)")
 
 
 class DealNumbers(Enum):
@@ -94,6 +96,10 @@ class Tableau:
     card at a time: (free cells + 1) x 2 ** (empty piles), the target pile not counted."""
     kings_to_bottom: bool = False
     """At the deal, each pile's Kings are moved beneath its other cards (keeping their order)."""
+    covers: tuple[tuple[int, ...], ...] = ()
+    """For each pile (by its index in ``piles``), the piles that cover it; empty: no pile
+    covers another. A covered pile's cards cannot move; when the last pile covering a
+    face-down card is emptied, that card turns face up (TriPeaks' peaks)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ def test_the_catalogue_holds_the_ids_of_the_interfaces() -> None:
     """Game ids as docs/interfaces.md fixes them."""
     assert set(CATALOGUE) == set(SEED_GAMES) | set(RELATIVES) | set(CLASSICS)
     assert set(CLASSICS) == {"freecell", "bakers-dozen", "yukon", "scorpion", "forty-thieves",
-                             "golf"}
+                             "golf", "tripeaks"}
 
 
 @pytest.mark.parametrize("game_id", list(CATALOGUE))
@@ -34,7 +34,8 @@ def test_every_game_has_a_name_in_english_french_and_russian(game_id: str) -> No
     ("leap-year", 4, 0), ("athena", 1, None), ("klondike", 1, None),
     ("klondike-draw-3", 1, None), ("freds-spider", 2, 0), ("auld-lang-syne", 1, 0),
     ("quadrennial", 4, 2), ("minerva", 1, 1), ("freecell", 1, 0), ("bakers-dozen", 1, 0),
-    ("yukon", 1, 0), ("scorpion", 1, 0), ("forty-thieves", 2, 0), ("golf", 1, 0)])
+    ("yukon", 1, 0), ("scorpion", 1, 0), ("forty-thieves", 2, 0), ("golf", 1, 0),
+    ("tripeaks", 1, 0)])
 def test_packs_and_redeals_as_rules_md_says(game_id: str, packs: int, redeals: int | None) -> None:
     rules = CATALOGUE[game_id]
     assert rules.packs == packs

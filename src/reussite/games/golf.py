@@ -23,7 +23,7 @@ GOLF = GameRules(
     stock=Stock(action=StockAction.DRAW_TO_WASTE, draw=1, waste_takes=WasteTakes.UP_OR_DOWN,
                 first_to_waste=True),
     difficulty="difficult",
-    related=("forty-thieves",),
+    related=("forty-thieves", "tripeaks"),
     notes=("The game is won when the seven piles are empty, whatever is left in the stock.",
            "Ranks do not wrap: nothing goes on an Ace but a 2, and nothing on a King but a"
            " Queen. A Queen may go on a King, as in PySol's Golf; some versions (Aisleriot's,"

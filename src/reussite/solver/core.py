@@ -81,7 +81,7 @@ _ACTION = {StockAction.DEAL_TO_TABLEAU: 0, StockAction.DEAL_TO_RESERVE: 1,
 _UNIT = {Unit.SAME_SUIT_RUN: 0, Unit.ALTERNATING_RUN: 1, Unit.SINGLE_CARD: 2,
          Unit.ANY_FACE_UP: 3}
 _REDEAL = {Redeal.NONE: 0, Redeal.TURN_WASTE: 1, Redeal.GATHER_RESERVES: 2}
-_WASTE = {WasteTakes.NOTHING: 0, WasteTakes.UP_OR_DOWN: 1}
+_WASTE = {WasteTakes.NOTHING: 0, WasteTakes.UP_OR_DOWN: 1, WasteTakes.UP_OR_DOWN_WRAP: 2}
 Status = Literal["won", "lost", "unknown"]
 STATUS: tuple[Status, Status, Status] = ("won", "lost", "unknown")
 
@@ -130,6 +130,8 @@ def spec_of(pos: Position) -> Spec:
         _REDEAL[st.redeal], -1 if st.redeals is None else st.redeals, rules.cards, stock_rows,
         _WASTE[st.waste_takes], rules.layout_cards if rules.clears_to_win else rules.cards,
         tuple(copies),
+        # Tableau.covers: for each tableau pile, the mask of the piles (by index) covering it
+        tuple(sum(1 << lay.tableau[j] for j in js) for js in (tab.covers if tab else ())),
     )
     _SPECS[rules.id] = spec
     return spec

@@ -185,6 +185,8 @@ class GameKnowledge:
         self.build = rules.tableau.build if rules.tableau else Build.DOWN_ANY_SUIT
         self.king_only = bool(rules.tableau and rules.tableau.space is Space.KING)
         self.no_space = bool(rules.tableau and rules.tableau.space is Space.NONE)
+        # Piles covered by others (TriPeaks): each pile has its own place, never sorted.
+        self.covers = bool(rules.tableau and rules.tableau.covers)
         # A game without foundations is won with cards left in the stock (Golf).
         self.clear_win = rules.clears_to_win
         # A waste that takes tableau cards: a click changes which of them it takes, so clicks
@@ -233,6 +235,8 @@ class GameKnowledge:
                     self.fit_on[c] |= 1 << v
 
     def tableau_interchangeable(self, pos: Position) -> bool:
+        if self.covers:
+            return False
         return not self.deals_to_tableau or (not pos.piles[0] and not self.stock_reformed)
 
     def key(self, pos: Position, cycle: bool = True) -> bytes:
@@ -711,7 +715,8 @@ class GameKnowledge:
         c = s[rest]
         same_suit_dst = bool(d) and _SUIT[d[-1]] == _SUIT[c]
         if skind == "tableau":
-            if rest > 0 and not s[rest - 1] & UP:
+            if rest > 0 and not s[rest - 1] & UP or rest == 0 and self.covers \
+                    and pos.would_uncover(src):
                 score = 90  # turns a card up
             elif rest == 0:
                 score = 70 if d else 40  # empties a pile
@@ -849,8 +854,12 @@ def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
     last ``steps`` moves."""
     gain = 0
     clear = pos.rules.clears_to_win
+    covers = bool(pos.rules.tableau and pos.rules.tableau.covers)
     for _, ops in pos.history[-steps:]:
         prev: tuple[int, ...] = ()
+        # a move off a tableau pile that covers others (Tableau.covers): each card it turns
+        # up counts, wherever it lies
+        uncovering = covers and ops and ops[0][0] == 0 and kinds[ops[0][1]] == "tableau"
         for op in ops:
             if op[0] == 0:
                 if kinds[op[2]] == "foundation":
@@ -859,8 +868,9 @@ def _progress(pos: Position, steps: int, kinds: tuple[str, ...]) -> int:
                     gain -= 2 * op[3]
                 elif clear and (kinds[op[1]] in _LAYOUT) != (kinds[op[2]] in _LAYOUT):
                     gain += 2 * op[3] if kinds[op[1]] in _LAYOUT else -2 * op[3]
-            elif op[0] == 1 and prev and prev[0] == 0 and prev[1] == op[1] \
-                    and kinds[op[1]] != "stock":
+            elif op[0] == 1 and (prev and prev[0] == 0 and prev[1] == op[1]
+                                 and kinds[op[1]] != "stock"
+                                 or uncovering and kinds[op[1]] == "tableau"):
                 gain += 1
             prev = op
     return gain

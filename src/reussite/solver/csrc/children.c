@@ -103,7 +103,9 @@ static int score_move(const Pos *p, Move m, const Last *last, int first_cell, in
     int same_suit_dst = ld && SUIT(top(p, dst)) == SUIT(c);
     int score;
     if (sk == K_TABLEAU) {
-        if (rest > 0 && !(p->c[src][rest - 1] & UPF)) score = 90;
+        if ((rest > 0 && !(p->c[src][rest - 1] & UPF)) ||
+            (rest == 0 && sp->has_covers && would_uncover(p, src)))
+            score = 90;
         else if (rest == 0) score = ld ? 70 : 40;
         else if (!fits(sp, c, p->c[src][rest - 1])) score = 65;
         else if (SUIT(p->c[src][rest - 1]) != SUIT(c) && same_suit_dst) score = 60;

@@ -124,6 +124,9 @@ static int progress_since(const Pos *p, int from) {
     int gain = 0;
     for (int m = from; m < p->nmoves; m++) {
         int start = p->mstart[m], end = m + 1 < p->nmoves ? p->mstart[m + 1] : p->nops;
+        /* a move off a tableau pile that covers others: each card it turns up counts */
+        int uncovering = sp->has_covers && p->ops[start].op == OP_TRANSFER &&
+                         sp->kind[p->ops[start].a] == K_TABLEAU;
         for (int k = start; k < end; k++) {
             const Op *o = &p->ops[k];
             if (o->op == OP_TRANSFER) {
@@ -133,7 +136,9 @@ static int progress_since(const Pos *p, int from) {
                     gain += in_layout(sp, o->a) ? 2 * o->n : -2 * o->n;  /* put away, or back */
             } else if (o->op == OP_FLIP && k > start) {
                 const Op *pr = &p->ops[k - 1];
-                if (pr->op == OP_TRANSFER && pr->a == o->a && sp->kind[o->a] != K_STOCK) gain += 1;
+                if ((pr->op == OP_TRANSFER && pr->a == o->a && sp->kind[o->a] != K_STOCK) ||
+                    (uncovering && sp->kind[o->a] == K_TABLEAU))
+                    gain += 1;
             }
         }
     }

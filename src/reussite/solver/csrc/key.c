@@ -5,6 +5,7 @@ typedef struct { uint64_t a, b; } Key;
 
 static int tableau_interchangeable(const Pos *p) {
     const Spec *sp = p->sp;
+    if (sp->has_covers) return 0;  /* each covered or covering pile keeps its place */
     return !sp->deals_to_tableau || (!p->len[0] && !sp->stock_reformed);
 }
 

@@ -22,7 +22,7 @@
 
 enum { K_STOCK, K_WASTE, K_FOUNDATION, K_CELL, K_RESERVE, K_TABLEAU };
 enum { B_ANY, B_ALT, B_SAME, B_NONE };
-enum { W_NOTHING, W_UP_OR_DOWN };  /* rules.WasteTakes */
+enum { W_NOTHING, W_UP_OR_DOWN, W_UP_OR_DOWN_WRAP };  /* rules.WasteTakes */
 enum { F_COMPLETE, F_IN_SUIT, F_ANY_SUIT };
 enum { A_DEAL_TABLEAU, A_DEAL_RESERVE, A_DRAW_WASTE, A_NONE };
 enum { U_SUIT, U_ALT, U_SINGLE, U_ANY_UP };  /* rules.Unit */
@@ -51,6 +51,9 @@ typedef struct {
     int waste_macros;     /* children: stock clicks only before a move of the waste's card */
     int zmask;            /* the bits of a card that the key sees (ranks only: suits never matter) */
     int rank_copies[14];
+    int has_covers;       /* rules.Tableau.covers: some tableau piles cover others */
+    uint64_t covered_by[MAXP];  /* for each pile, the piles covering it (a mask) */
+    uint64_t covering[MAXP];    /* for each pile, the piles it covers */
 } Spec;
 
 typedef struct { int8_t s, d; int16_t n; } Move;
@@ -310,6 +313,50 @@ static int is_suit_run(const Pos *p, int i) {
     return 1;
 }
 
+/* Pile i is covered (rules.Tableau.covers): a pile covering it still holds a card. */
+static inline int is_covered(const Pos *p, int i) {
+    uint64_t m = p->sp->covered_by[i];
+    while (m) {
+        int j = __builtin_ctzll(m);
+        if (p->len[j]) return 1;
+        m &= m - 1;
+    }
+    return 0;
+}
+
+/* Pile s was just emptied: each face-down card it covered, now covered by no pile, turns up
+   (engine.py Position._uncover, in the same order). */
+static void uncover(Pos *p, int s) {
+    uint64_t m = p->sp->covering[s];
+    while (m) {
+        int i = __builtin_ctzll(m);
+        m &= m - 1;
+        if (p->len[i] && !(top(p, i) & UPF) && !is_covered(p, i)) {
+            flip_top(p, i);
+            rec(p, OP_FLIP, i, 0, 0);
+        }
+    }
+}
+
+/* Emptying pile s would turn up a face-down card it covers (engine.py would_uncover). */
+static int would_uncover(const Pos *p, int s) {
+    uint64_t m = p->sp->covering[s];
+    while (m) {
+        int i = __builtin_ctzll(m);
+        m &= m - 1;
+        if (!p->len[i] || (top(p, i) & UPF)) continue;
+        uint64_t c = p->sp->covered_by[i] & ~((uint64_t)1 << s);
+        int open = 1;
+        while (c) {
+            int j = __builtin_ctzll(c);
+            c &= c - 1;
+            if (p->len[j]) { open = 0; break; }
+        }
+        if (open) return 1;
+    }
+    return 0;
+}
+
 #define ADD(S, D, N) do { out[n].s = (int8_t)(S); out[n].d = (int8_t)(D); \
                           out[n].n = (int16_t)(N); n++; } while (0)
 
@@ -358,7 +405,7 @@ static int raw_moves(const Pos *p, Move *out) {
     int limit = 0, limit_space = 0;
     if (sp->limited) { limit = run_limit(p, 0); limit_space = run_limit(p, 1); }
     for (int i = t0; i < t1; i++) {
-        if (!p->len[i]) continue;
+        if (!p->len[i] || is_covered(p, i)) continue;
         int k = run_length(p, i);
         int r0 = RANK(top(p, i));
         const uint8_t *pc = p->c[i] + p->len[i];  /* pc[-m]: the m-th card from the top */
@@ -400,7 +447,8 @@ static int raw_moves(const Pos *p, Move *out) {
         }
         if (sp->waste_takes != W_NOTHING && p->len[sp->waste]) {
             int c = top(p, i), w = top(p, sp->waste);
-            if ((c & UPF) && (RANK(c) == RANK(w) + 1 || RANK(c) + 1 == RANK(w)))
+            int gap = RANK(c) > RANK(w) ? RANK(c) - RANK(w) : RANK(w) - RANK(c);
+            if ((c & UPF) && (gap == 1 || (gap == 12 && sp->waste_takes == W_UP_OR_DOWN_WRAP)))
                 ADD(i, sp->waste, 1);
         }
     }
@@ -490,6 +538,7 @@ static int push_move(Pos *p, Move m) {
             flip_top(p, m.s);
             rec(p, OP_FLIP, m.s, 0, 0);
         }
+        if (!p->len[m.s] && p->sp->covering[m.s]) uncover(p, m.s);
     }
     if (p->sp->auto_collect) collect_suits(p);
     return 0;

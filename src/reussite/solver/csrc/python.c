@@ -25,9 +25,9 @@ static int parse_spec(PyObject *o, Spec *sp) {
     /* (npiles, waste, f0, nf, c0, nc, r0, nr, t0, nt, build, unit, space_king, space_none,
         limited, ftakes, gives_back, between, auto_collect, res_to_tab, action, draw,
         not_while_empty, skip_empty, redeal, redeals, total, stock_rows, waste_takes, goal,
-        copies(64 ints)) */
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 31) {
-        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 31 items");
+        copies(64 ints), covers(a mask of piles per tableau pile, or none)) */
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 32) {
+        PyErr_SetString(PyExc_ValueError, "spec: a tuple of 32 items");
         return -1;
     }
     int *fields[] = {&sp->npiles, &sp->waste, &sp->f0, &sp->nf, &sp->c0, &sp->nc, &sp->r0,
@@ -56,6 +56,21 @@ static int parse_spec(PyObject *o, Spec *sp) {
     if (sp->npiles < 1 || sp->npiles > MAXP) {
         PyErr_SetString(PyExc_ValueError, "spec: too many piles");
         return -1;
+    }
+    PyObject *cv = PyTuple_GET_ITEM(o, 31);
+    if (!PyTuple_Check(cv) || (PyTuple_GET_SIZE(cv) != 0 && PyTuple_GET_SIZE(cv) != sp->nt)) {
+        PyErr_SetString(PyExc_ValueError, "spec: covers is a tuple of a mask per tableau pile");
+        return -1;
+    }
+    sp->has_covers = PyTuple_GET_SIZE(cv) > 0;
+    for (int i = 0; i < MAXP; i++) sp->covered_by[i] = sp->covering[i] = 0;
+    for (int t = 0; t < PyTuple_GET_SIZE(cv); t++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(cv, t));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        int i = sp->t0 + t;
+        sp->covered_by[i] = (uint64_t)v;
+        for (int j = 0; j < sp->npiles; j++)
+            if (v >> j & 1) sp->covering[j] |= (uint64_t)1 << i;
     }
     for (int i = 0; i < sp->npiles; i++) sp->kind[i] = K_STOCK;
     if (sp->waste >= 0) sp->kind[sp->waste] = K_WASTE;

@@ -67,7 +67,8 @@ static Key v_key(const Pos *p) {
     Key k = {0, 0};
     addk(&k, (uint64_t)p->len[0], (uint64_t)p->len[0], 1004);
     for (int i = sp->c0; i < sp->c0 + sp->nc; i++) addk(&k, p->h1[i], p->h2[i], 1005);
-    for (int i = sp->t0; i < sp->t0 + sp->nt; i++) addk(&k, p->h1[i], p->h2[i], 1006);
+    for (int i = sp->t0; i < sp->t0 + sp->nt; i++)
+        addk(&k, p->h1[i], p->h2[i], sp->has_covers ? 3000 + (uint64_t)i : 1006);
     k.a |= 1;
     return k;
 }
