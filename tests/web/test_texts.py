@@ -324,6 +324,7 @@ def test_key_numbers_are_the_declared_ones() -> None:
     assert key_numbers(get_game("freecell")) == {52, 4, 8}
     assert key_numbers(get_game("scorpion")) == {52, 4, 7, 49, 3}
     assert key_numbers(get_game("golf")) == {52, 7, 35, 17}
+    assert key_numbers(get_game("tripeaks")) == {52, 28, 24}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -424,6 +425,15 @@ WORDS: dict[str, dict[str, str]] = {
                        "ru": r"\bоткрывают в сброс\b"},
     "no wrap": {"en": r"\bdo not wrap\b", "fr": r"\bne s.enchaînent pas\b",
                 "ru": r"\bне замыка"},
+    "wrap": {"en": r"\bKing goes on an Ace and an Ace on a King\b",
+             "fr": r"\bRoi va sur un As et un As sur un Roi\b",
+             "ru": r"\bкороль ложится на туза и туз на короля\b"},
+    # piles covered by others (Tableau.covers)
+    "covered": {"en": r"\bcovered by another card cannot move\b",
+                "fr": r"\bcouverte par une autre carte ne peut pas bouger\b",
+                "ru": r"\bзакрытую другой картой, переносить нельзя\b"},
+    "uncovered": {"en": r"\bturns face up at once\b", "fr": r"\bse retourne aussitôt\b",
+                  "ru": r"\bсразу открывается\b"},
     "clear win": {"en": r"\bpiles are empty\b", "fr": r"\bpiles\b[^.]*\bsont vides\b",
                   "ru": r"\bстоп\w* табло пусты\b"},
 }
@@ -442,6 +452,8 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
         needs.append(("reserve", "stays empty"))
     if st.waste_takes is WasteTakes.UP_OR_DOWN:
         needs += [(stock, "up or down"), (stock, "no wrap")]
+    elif st.waste_takes is WasteTakes.UP_OR_DOWN_WRAP:
+        needs += [(stock, "up or down"), (stock, "wrap")]
     if st.first_to_waste:
         needs.append(("layout", "first to waste"))
     takes = {FoundationTakes.UP_ANY_SUIT: "any suit", FoundationTakes.UP_IN_SUIT: "in suit",
@@ -462,6 +474,8 @@ def rule_phrases(rules: GameRules) -> list[tuple[str, str]]:
         builds = {Build.DOWN_ANY_SUIT: "any suit", Build.DOWN_SAME_SUIT: "in suit",
                   Build.DOWN_ALTERNATE_COLOURS: "alternating", Build.NONE: "no build"}
         needs.append(("tableau", builds[tab.build]))
+        if tab.covers:
+            needs += [("tableau", "covered"), ("tableau", "uncovered")]
         units = {Unit.SINGLE_CARD: "one at a time", Unit.ANY_FACE_UP: "any face-up"}
         if tab.unit in units:
             needs.append(("tableau", units[tab.unit]))
@@ -567,6 +581,10 @@ def test_rule_phrases_follow_the_declaration() -> None:
             ("layout", "first to waste"), ("winning", "clear win")} <= set(
         rule_phrases(get_game("golf")))
     assert not any(key == "foundations" for key, _ in rule_phrases(get_game("golf")))
+    assert {("stock_waste", "up or down"), ("stock_waste", "wrap"), ("tableau", "covered"),
+            ("tableau", "uncovered"), ("winning", "clear win")} <= set(
+        rule_phrases(get_game("tripeaks")))
+    assert ("stock_waste", "no wrap") not in rule_phrases(get_game("tripeaks"))
 
 
 def test_loader_docstring_examples_run() -> None:

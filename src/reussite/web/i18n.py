@@ -202,8 +202,11 @@ REFUSALS = (
     # The engine's sentences for a refused move (reussite.engine, why_illegal and the stock's
     # refusals): translated when shown to a player; tests/web/test_i18n.py keeps this list whole.
     N_("A card cannot move onto its own pile"),
+    N_("A card covered by another card cannot move"),
     N_("A card goes onto a card one rank higher"),
     N_("A card goes onto the waste one rank above or below its top card"),
+    N_("A card goes onto the waste one rank above or below its top card (a King on an Ace, an"
+       " Ace on a King)"),
     N_("A card in a cell can never go to a foundation"),
     N_("A cell holds a single card"),
     N_("A completed suit goes onto an empty foundation"),

@@ -184,6 +184,9 @@ class GameView(BaseModel):
                             " every card is dealt (the 'stock' pile is always empty)")
     build: str | None = Field(description="How the tableau builds, e.g. 'down, alternating "
                                           "colours'; null when the game has no tableau")
+    covers: list[list[int]] | None = Field(
+        default=None, description="For each tableau pile, the numbers of the tableau piles"
+        " covering it (TriPeaks' peaks, docs/interfaces.md); null where no pile covers another")
 
 
 class GameSummary(BaseModel):

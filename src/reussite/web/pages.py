@@ -91,6 +91,8 @@ BLURBS = {
                         " through the stock."),
     "golf": N_("Seven piles face up, played onto the waste one rank up or down, any suit:"
                " plan the longest chain before turning the stock."),
+    "tripeaks": N_("Three peaks over a row of ten, cleared onto the waste one rank up or down,"
+                   " King and Ace wrapping: uncover the cards to turn them up."),
 }
 """A game's line on the home page (``tests/web/test_pages.py`` checks every game has one)."""
 

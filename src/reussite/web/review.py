@@ -29,7 +29,7 @@ from reussite.web.jobs import Jobs
 from reussite.web.models import Error
 from reussite.web.play import Loaded, steps_to_events
 from reussite.web.storage import now_ms
-from reussite.web.views import dumps
+from reussite.web.views import covers_view, dumps
 
 router = APIRouter(prefix="/api", tags=["analysis"], dependencies=[Depends(json_only)])
 
@@ -229,7 +229,8 @@ def position(request: Request, game_id: str,
         "line": line, "at": at, "length": len(moves), "piles": _revealed(pos),
         "events": events, "status": pos.status(), "names": dict(rules.names),
         "draw": rules.stock.draw if rules.has_waste else 0, "has_stock": rules.has_stock,
-        "build": rules.tableau.build.value if rules.tableau else None}))
+        "build": rules.tableau.build.value if rules.tableau else None,
+        "covers": covers_view(rules)}))
 
 
 def described(result: dict[str, Any], lang: str) -> dict[str, Any]:

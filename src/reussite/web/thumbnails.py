@@ -4,7 +4,8 @@ Drawn from the engine's own opening position of one deal (:data:`DEAL`), as the 
 it (:meth:`Position.player_view`: a face-down card is a back, with nothing of its identity),
 and laid out as the table lays it out: the stock, the waste, cells and stacked reserves on
 the left of the top row, the foundations on the right (eight to a line), then the fanned
-reserves or the tableau, each pile fanned downwards. Face-up cards show their suit, not their
+reserves or the tableau, each pile fanned downwards (piles that cover others, TriPeaks' peaks,
+overlap as on the table: :func:`peak_places`). Face-up cards show their suit, not their
 rank: a picture is the same in every language.
 
 ``scripts/thumbnails.py`` writes them to ``static/thumbnails/<game>.svg``, where the server
@@ -72,6 +73,32 @@ def _pile(x: int, y: int, cards: list[dict[str, Any]], fanned: bool) -> tuple[st
     return "".join(parts), top + H
 
 
+def peak_places(covers: tuple[tuple[int, ...], ...]) -> tuple[int, int, list[tuple[float, int]]]:
+    """Where tableau piles that cover others lie (as layout.js ``peakPlaces``): the open piles
+    side by side (``x`` in card steps), each covered pile centred over the piles covering it and
+    half a card higher (``row`` from the top, in half cards); with the open piles' count and the
+    half-card rows from top to bottom."""
+    x: dict[int, float] = {}
+    depth: dict[int, int] = {}
+    cols = 0
+    for i, c in enumerate(covers):
+        if not c:
+            x[i], depth[i] = cols, 0
+            cols += 1
+
+    def place(i: int) -> None:
+        if i not in depth:
+            for j in covers[i]:
+                place(j)
+            x[i] = sum(x[j] for j in covers[i]) / len(covers[i])
+            depth[i] = 1 + max(depth[j] for j in covers[i])
+
+    for i in range(len(covers)):
+        place(i)
+    rows = max(depth.values(), default=0)
+    return cols, rows, [(x[i], rows - depth[i]) for i in range(len(covers))]
+
+
 def thumbnail_svg(rules: GameRules) -> str:
     """The opening table of :data:`DEAL` of a game, as an SVG document."""
     view = Position.deal(rules, DEAL).player_view()
@@ -81,14 +108,17 @@ def thumbnail_svg(rules: GameRules) -> str:
     stock = of["stock"] if rules.has_stock else []  # as the table: no stock, none shown
     left = stock + of["waste"] + of["cell"] + ([] if fan_reserves else of["reserve"])
     fans = of["reserve"] if fan_reserves else of["tableau"]
+    covers = rules.tableau.covers if rules.tableau else ()
+    peaks = peak_places(covers) if covers else None
+    fan_cols = peaks[0] if peaks else len(fans)
     found = of["foundation"]
     f_cols = min(len(found), FOUNDATIONS_A_LINE)
     step = W + GAP
     # The top row keeps a card's room between its two sides; when it would be wider than the
     # piles below, the foundations take a line of their own, as on the table.
     top_cols = len(left) + f_cols + (1 if left and found else 0)
-    own_line = bool(fans) and top_cols > len(fans)
-    cols = max(len(left), f_cols, len(fans)) if own_line else max(top_cols, len(fans))
+    own_line = bool(fans) and top_cols > fan_cols
+    cols = max(len(left), f_cols, fan_cols) if own_line else max(top_cols, fan_cols)
     width = cols * step + GAP
     parts = []
     for i, pile in enumerate(left):
@@ -100,9 +130,15 @@ def thumbnail_svg(rules: GameRules) -> str:
         x = width - (f_cols - col) * step
         parts.append(_pile(x, f_top + line * (H + GAP), view[pile], False)[0])
     fans_top = max(GAP + H + GAP, f_top + f_lines * (H + GAP)) + GAP
-    fans_left = (width - len(fans) * step + GAP) // 2
+    fans_left = (width - fan_cols * step + GAP) // 2
     bottom = fans_top
-    for i, pile in enumerate(fans):
+    if peaks:  # the piles overlap, the lower rows drawn over the upper ones
+        for pile, (px, row) in zip(fans, peaks[2], strict=True):
+            if view[pile]:
+                parts.append(_card(round(fans_left + px * step), fans_top + row * H // 2,
+                                   view[pile][-1]))
+        bottom = fans_top + peaks[1] * H // 2 + H
+    for i, pile in enumerate([] if peaks else fans):
         drawing, end = _pile(fans_left + i * step, fans_top, view[pile], True)
         parts.append(drawing)
         bottom = max(bottom, end)

@@ -10,6 +10,7 @@ import orjson
 from reussite.autofinish import finishing_line
 from reussite.cards import UP
 from reussite.engine import Position, RawMove, view_entry
+from reussite.rules import GameRules
 from reussite.scoring import scores
 from reussite.web.play import IDLE_CAP_MS, Outcome, idle_ms
 from reussite.web.storage import GameRow, now_ms
@@ -51,7 +52,15 @@ def view_of(row: GameRow, pos: Position, events: list[dict[str, Any]],
         "draw": rules.stock.draw if rules.has_waste else 0,
         "has_stock": rules.has_stock,
         "build": rules.tableau.build.value if rules.tableau else None,
+        "covers": covers_view(rules),
     }
+
+
+def covers_view(rules: GameRules) -> list[list[int]] | None:
+    """For each tableau pile, the tableau piles covering it (:attr:`.Tableau.covers`), so that
+    the table draws them overlapping; ``None`` where no pile covers another."""
+    tab = rules.tableau
+    return [list(c) for c in tab.covers] if tab and tab.covers else None
 
 
 _ENTRIES: dict[int, bytes] = {}

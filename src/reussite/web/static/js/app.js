@@ -6,7 +6,7 @@
 import { api, ApiError } from "./api.js";
 import { cardElement, cardName, rankOf } from "./cards.js";
 import { animate, snapshot, springBack as glideBack } from "./animate.js";
-import { drawOrder, fanTops, indexShare, largestCardFitting, sized, tableMetrics }
+import { drawOrder, fanTops, indexShare, largestCardFitting, peakPlaces, sized, tableMetrics }
   from "./layout.js";
 import { loadSettings, saveSettings, SPEEDS } from "./settings.js";
 import { SCORINGS, scoreText } from "./scoring.js";
@@ -332,7 +332,8 @@ function buildPiles(view) {
   els.table.append(top);
   els.top = top;
   if (fan && of("reserve").length) els.table.append(group("row fans reserves", of("reserve")));
-  if (of("tableau").length) els.table.append(group("row fans tableau", of("tableau")));
+  if (view.covers) els.table.append(group("row peaks tableau", of("tableau")));
+  else if (of("tableau").length) els.table.append(group("row fans tableau", of("tableau")));
   pileOrder = [...els.table.querySelectorAll(".pile")].filter((e) => !e.closest("[hidden]"))
     .map((e) => e.dataset.pile);
   state.focus = Math.min(state.focus, pileOrder.length - 1);
@@ -342,8 +343,8 @@ function buildPiles(view) {
 
 function makePile(pile, view) {
   const kind = kindOf(pile);
-  const fanned = kind === "tableau" || (kind === "reserve" && !Object.keys(view.piles)
-    .some((p) => kindOf(p) === "tableau"));
+  const fanned = (kind === "tableau" && !view.covers) || (kind === "reserve"
+    && !Object.keys(view.piles).some((p) => kindOf(p) === "tableau"));
   const el = h("div", {
     class: `pile pile-${kind}${fanned ? " fanned" : ""}`, "data-pile": pile, tabindex: "-1",
     role: "button",
@@ -364,6 +365,9 @@ function layout() {
   const n = { stock: 0, waste: 0, foundation: 0, cell: 0, reserve: 0, tableau: 0 };
   for (const p of ids) n[kindOf(p)] += 1;
   if (v.has_stock === false) n.stock = 0;
+  // Piles covering others (TriPeaks): as wide as the open row, as tall as its overlapping rows.
+  const peaks = v.covers ? peakPlaces(v.covers) : null;
+  if (peaks) n.tableau = peaks.cols;
   const H = window.innerHeight;
   const above = Math.min(H * 0.25, Math.max(0, root.getBoundingClientRect().top + window.scrollY));
   const bars = state.review ? els.review.offsetHeight
@@ -373,8 +377,27 @@ function layout() {
   state.base = tableMetrics(n, width, H - chrome);
   setMetrics(state.base);
   fitCards();
+  if (peaks) placePeaks(peaks);
   placeAll();
   orderPiles();
+}
+
+/**
+ * Where each tableau pile of a game whose piles cover others lies (layout.peakPlaces), placed
+ * in cards and gaps: the open piles side by side, each covered pile half a card higher than
+ * the piles covering it, centred above them.
+ */
+function placePeaks(peaks) {
+  const { cw, ch, gap } = state.metrics;
+  const step = cw + gap;
+  const group = els.table.querySelector(".peaks");
+  group.style.width = `${(peaks.cols - 1) * step + cw}px`;
+  group.style.height = `${peaks.rows * ch * 0.5 + ch}px`;
+  for (const [i, place] of peaks.places.entries()) {
+    const el = pileEls.get(`tableau:${i}`);
+    el.style.left = `${place.x * step}px`;
+    el.style.top = `${place.row * ch * 0.5}px`;
+  }
 }
 
 function setMetrics(m) {

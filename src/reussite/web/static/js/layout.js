@@ -124,3 +124,30 @@ export function drawOrder(kind, cards) {
   const wholeSuit = kind === "foundation" && bottom?.up && bottom.card?.[0] === "K";
   return wholeSuit ? order.reverse() : order;
 }
+
+/**
+ * The places of tableau piles that cover others (TriPeaks' peaks), from `covers`: for each
+ * pile, the indices of the piles covering it. An open pile (covered by none) lies in the bottom
+ * row, in its order among the open piles (`x` in card steps); a covered pile lies half a card
+ * above the highest of the piles covering it (`row`, counted from the top, in half cards),
+ * centred over them. `cols`: the open piles; `rows`: the half-card steps from top to bottom.
+ */
+export function peakPlaces(covers) {
+  const x = new Array(covers.length).fill(null);
+  const depth = new Array(covers.length).fill(null);
+  let cols = 0;
+  covers.forEach((c, i) => {
+    if (!c.length) { x[i] = cols++; depth[i] = 0; }
+  });
+  const place = (i) => {
+    if (depth[i] === null) {
+      const under = covers[i];
+      under.forEach(place);
+      x[i] = under.reduce((s, j) => s + x[j], 0) / under.length;
+      depth[i] = 1 + Math.max(...under.map((j) => depth[j]));
+    }
+  };
+  covers.forEach((_, i) => place(i));
+  const rows = Math.max(0, ...depth);
+  return { cols, rows, places: covers.map((_, i) => ({ x: x[i], row: rows - depth[i] })) };
+}
