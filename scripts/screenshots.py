@@ -80,7 +80,11 @@ def shoot_home(browser: Any, base_url: str, size: tuple[int, int], out: Path) ->
     page.request.post(f"{base_url}/api/games/{view['id']}/moves",
                       data={"move": move, "version": view["version"]})
     page.goto(f"{base_url}/")
+    # The pictures load lazily: bring each into view once, then back to the top.
+    for img in page.locator("img").all():
+        img.scroll_into_view_if_needed()
     page.wait_for_function("() => [...document.images].every((i) => i.complete)")
+    page.evaluate("window.scrollTo(0, 0)")
     scroll = page.evaluate("document.documentElement.scrollWidth")
     if scroll > width:
         raise AssertionError(f"the home page at {width}×{height} scrolls sideways ({scroll} px)")

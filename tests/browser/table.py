@@ -24,7 +24,8 @@ class Table:
             url += f"?number={number}"
         self.page.goto(url)
         # the table is drawn (any pile: Golf has no foundation, Leap Year no tableau)
-        self.page.wait_for_selector("#game[data-version] .pile")
+        # Not the stock: a game dealt whole (FreeCell) has one, empty and hidden.
+        self.page.wait_for_selector("#game[data-version] .pile:not(.pile-stock)")
         if number is not None:
             self.page.wait_for_function(
                 f"() => document.querySelector('#game').dataset.number === '{number}'")

@@ -51,6 +51,14 @@ def test_new_game_without_a_number_picks_a_secret_one_of_the_whole_range(
     assert max(numbers) >= 2**40  # drawn from 2**64 numbers: all below 2**40 is 1 in 2**192
 
 
+def test_a_random_freecell_deal_is_one_of_microsofts(client: TestClient) -> None:
+    """FreeCell's numbers are Windows FreeCell's: a deal the site picks is one of them."""
+    for _ in range(5):
+        view = client.post("/api/games", json={"game": "freecell"}).json()
+        assert view["number"] is None
+        assert 0 <= stored_number(client, view["id"]) <= 1_000_000
+
+
 def test_winnable_deal_comes_from_the_list_or_is_refused(client: TestClient,
                                                          monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
@@ -71,6 +79,7 @@ def test_winnable_deal_comes_from_the_list_or_is_refused(client: TestClient,
     ({"game": "astrocyte", "number": 2**64}, "number"),
     ({"game": "astrocyte", "number": "seven"}, "number"),
     ({"game": "astrocyte", "number": 7.5}, "number"),
+    ({"game": "freecell", "number": 1_000_001}, "between 0 and 1000000"),
     ({"game": "astrocyte", "surprise": 1}, "surprise"),
     ({}, "game"),
     ([1, 2], "object"),

@@ -286,7 +286,10 @@ class Tables:
         if daily is not None:
             return self._new_daily(player, game, daily)
         if number is not None:
-            check_deal_number(number, rules.numbers)
+            try:
+                check_deal_number(number, rules.numbers)
+            except ValueError as e:  # FreeCell's numbers end at 1,000,000
+                raise Refused(str(e)) from None
             origin, secret = "number", False
         elif winnable:
             origin = "winnable"
