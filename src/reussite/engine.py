@@ -139,6 +139,8 @@ class Layout:
         for pid in ids:
             kinds.append(pid.split(":")[0])
         self.kinds: tuple[str, ...] = tuple(kinds)
+        # Tableau.covers, by pile index: the piles covering each pile, the piles each covers.
+        self.covered_by, self.covering = covers_of(rules, self)
 
 
 _LAYOUTS: dict[str, Layout] = {}
@@ -204,8 +206,7 @@ class Position:
         self._fsuit = self._ftakes is FoundationTakes.UP_IN_SUIT
         self._waste_takes = rules.stock.waste_takes is not WasteTakes.NOTHING
         self._wrap = rules.stock.waste_takes is WasteTakes.UP_OR_DOWN_WRAP
-        # Tableau.covers, by pile index: the piles covering each pile, the piles each covers.
-        self._covered_by, self._covering = covers_of(rules, self.layout)
+        self._covered_by, self._covering = self.layout.covered_by, self.layout.covering
         self._clear = rules.clears_to_win
         self._goal = rules.layout_cards if self._clear else rules.cards
 
